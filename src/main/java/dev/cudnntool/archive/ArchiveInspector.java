@@ -1,0 +1,390 @@
+package dev.cudnntool.archive;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.ToolException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.zip.ZipException;
+
+/**
+ * Reads an archive once, as a stream, and establishes everything about it: every entry is safe,
+ * where it belongs, which version the contents carry, whether every library is there, and whether
+ * the file has the expected checksum. Unsafe entries stop the read at once (exit 3); problems
+ * that need the whole archive (completeness, versions, checksum) become error findings.
+ */
+public final class ArchiveInspector {
+    private static final int HEADER_CAPTURE_LIMIT = 4 << 20;
+
+    private final InspectionLimits limits;
+
+    public ArchiveInspector(InspectionLimits limits) {
+        this.limits = limits;
+    }
+
+    public ArchiveInspector() {
+        this(InspectionLimits.DEFAULT);
+    }
+
+    public ArchiveReport inspect(Path archive, ArchiveName name, ChecksumExpectation expected) {
+        return inspect(archive, name, expected, EntrySink.NONE, ReadProgress.NONE);
+    }
+
+    public ArchiveReport inspect(Path archive, ArchiveName name, ChecksumExpectation expected,
+                                 EntrySink sink, ReadProgress progress) {
+        long fileSize;
+        try {
+            fileSize = Files.size(archive);
+        } catch (IOException e) {
+            throw new ToolException(ExitCode.USAGE, "cannot read archive " + archive + ": " + e.getMessage(),
+                    "check the path passed to --archive", e);
+        }
+        Walk walk = new Walk(name, sink, progress, fileSize);
+        String sha256;
+        try (InputStream in = Files.newInputStream(archive);
+             EntryCursor cursor = EntryCursor.open(new java.io.BufferedInputStream(in, 1 << 20), name.format())) {
+            walk.cursor = cursor;
+            RawEntry raw;
+            while ((raw = cursor.next()) != null) {
+                walk.accept(raw);
+            }
+            sha256 = cursor.finishAndHash();
+        } catch (ToolException e) {
+            throw e;
+        } catch (ZipException | java.io.EOFException e) {
+            throw corrupt(name, walk.current, e);
+        } catch (IOException e) {
+            if (walk.sinkFailure) {
+                throw new UncheckedIOException2(e);
+            }
+            throw corrupt(name, walk.current, e);
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof IOException io && !walk.sinkFailure) {
+                throw corrupt(name, walk.current, io);
+            }
+            throw e;
+        }
+        return walk.report(sha256, fileSize, expected);
+    }
+
+    /** An I/O failure of the sink (disk full, permission), not of the archive. */
+    public static final class UncheckedIOException2 extends java.io.UncheckedIOException {
+        public UncheckedIOException2(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    private static ToolException corrupt(ArchiveName name, String entry, Exception e) {
+        return new ToolException(ExitCode.ARCHIVE_REJECTED,
+                "archive " + name.fileName() + " is damaged" + (entry == null ? "" : " at entry '" + entry + "'")
+                        + ": " + e.getMessage() + "; nothing was installed",
+                "download it again (the file is incomplete or corrupt) and compare its sha256 with NVIDIA's", e);
+    }
+
+    /** The state of one read. */
+    private final class Walk {
+        final ArchiveName name;
+        final EntrySink sink;
+        final ReadProgress progress;
+        final long fileSize;
+        EntryCursor cursor;
+        String top;
+        String current;
+        boolean sinkFailure;
+        int count;
+        long totalBytes;
+        final Set<String> seen = new HashSet<>();
+        final Map<String, ArchiveItem> files = new HashMap<>();
+        final List<ArchiveItem> items = new ArrayList<>();
+        CudnnVersion headerVersion;
+        String headerFile;
+        CudnnVersion fallbackHeaderVersion;
+
+        Walk(ArchiveName name, EntrySink sink, ReadProgress progress, long fileSize) {
+            this.name = name;
+            this.sink = sink;
+            this.progress = progress;
+            this.fileSize = fileSize;
+        }
+
+        void accept(RawEntry raw) throws IOException {
+            current = raw.name();
+            if (++count > limits.maxEntries()) {
+                throw EntrySafety.unsafe(raw.name(), "more than " + limits.maxEntries() + " entries");
+            }
+            List<String> segs = EntrySafety.segments(raw.name());
+            String key = String.join("/", segs).toLowerCase(Locale.ROOT);
+            if (!seen.add(key)) {
+                throw EntrySafety.unsafe(raw.name(),
+                        "a second entry with the same name (compared without case, as Windows does)");
+            }
+            if (raw.type() == EntryType.SPECIAL) {
+                throw EntrySafety.unsafe(raw.name(), "device file, FIFO or other special file");
+            }
+            if (top == null) {
+                top = segs.get(0);
+            } else if (!top.equals(segs.get(0))) {
+                throw layout("entries in two top folders ('" + top + "' and '" + segs.get(0) + "')");
+            }
+            if (segs.size() == 1) {
+                if (raw.type() != EntryType.DIRECTORY) {
+                    throw layout("file '" + raw.name() + "' is not inside a top folder");
+                }
+                return;
+            }
+            List<String> rel = segs.subList(1, segs.size());
+            String relPath = String.join("/", rel);
+            String path = String.join("/", segs);
+            EntryRole role = ArchiveLayout.classify(rel, raw.type());
+            switch (raw.type()) {
+                case DIRECTORY -> {
+                    ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.DIRECTORY, 0, null, null, raw.mode());
+                    items.add(item);
+                    sink.directory(item);
+                }
+                case SYMLINK -> {
+                    EntrySafety.symlinkTarget(raw.name(), segs, raw.linkTarget());
+                    ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.SYMLINK, 0, null,
+                            raw.linkTarget(), raw.mode());
+                    items.add(item);
+                    callSink(() -> sink.symlink(item));
+                }
+                case HARDLINK -> {
+                    List<String> target = EntrySafety.segments(raw.linkTarget());
+                    String targetRel = String.join("/", target.subList(Math.min(1, target.size()), target.size()));
+                    if (!target.get(0).equals(top) || target.size() < 2 || !files.containsKey(targetRel)) {
+                        throw EntrySafety.unsafe(raw.name(),
+                                "hard link to '" + raw.linkTarget() + "', which is not a file earlier in the archive's folder");
+                    }
+                    ArchiveItem base = files.get(targetRel);
+                    ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.HARDLINK, base.size(),
+                            base.sha256(), targetRel, raw.mode());
+                    items.add(item);
+                    callSink(() -> sink.hardlink(item));
+                }
+                default -> readFile(path, relPath, role, raw);
+            }
+        }
+
+        private void readFile(String path, String relPath, EntryRole role, RawEntry raw) throws IOException {
+            ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.FILE, Math.max(raw.size(), 0),
+                    null, null, raw.mode());
+            MessageDigest md = EntryCursor.sha256();
+            Metered content = new Metered(cursor.content(), md, raw.name());
+            String fileName = item.fileName();
+            if (role == EntryRole.HEADER && (fileName.equals("cudnn_version.h") || fileName.equals("cudnn.h"))) {
+                byte[] text = content.readNBytes(HEADER_CAPTURE_LIMIT);
+                Optional<CudnnVersion> v = HeaderVersion.parse(new String(text, StandardCharsets.ISO_8859_1));
+                if (v.isPresent() && fileName.equals("cudnn_version.h")) {
+                    headerVersion = v.get();
+                    headerFile = relPath;
+                } else if (v.isPresent()) {
+                    fallbackHeaderVersion = v.get();
+                }
+                InputStream replay = new java.io.SequenceInputStream(new ByteArrayInputStream(text), content);
+                callSink(() -> sink.file(item, replay));
+            } else {
+                callSink(() -> sink.file(item, content));
+            }
+            content.transferTo(java.io.OutputStream.nullOutputStream());
+            ArchiveItem done = item.withHash(content.count, Hex.of(md.digest()));
+            items.add(done);
+            files.put(relPath, done);
+            progress.update(cursor.compressedBytesRead(), fileSize, files.size(), totalBytes);
+        }
+
+        private void callSink(IoAction action) throws IOException {
+            try {
+                action.run();
+            } catch (ToolException e) {
+                throw e;
+            } catch (IOException e) {
+                // A failure while reading the archive surfaces as a ZipException/EOF; anything
+                // else thrown out of the sink is the sink's own (the disk, not the download).
+                if (e instanceof ZipException || e instanceof java.io.EOFException
+                        || e instanceof org.tukaani.xz.XZIOException) {
+                    throw e;
+                }
+                sinkFailure = true;
+                throw e;
+            }
+        }
+
+        private ToolException layout(String why) {
+            return new ToolException(ExitCode.ARCHIVE_REJECTED,
+                    "archive " + name.fileName() + " does not have NVIDIA's layout: " + why,
+                    "use the archive exactly as downloaded from NVIDIA; do not repack it");
+        }
+
+        ArchiveReport report(String sha256, long fileSize, ChecksumExpectation expected) {
+            List<Finding> findings = new ArrayList<>(name.warnings());
+            String expectedTop = name.expectedTopFolder();
+            if (top == null) {
+                throw layout("it is empty");
+            }
+            if (!top.equals(expectedTop)) {
+                findings.add(Finding.warn("archive.top-folder",
+                        "the archive's top folder is '" + top + "', NVIDIA's " + name.canonicalName()
+                                + " has '" + expectedTop + "'",
+                        "make sure this is the archive NVIDIA published and was not repacked"));
+            }
+            if (headerVersion == null) {
+                headerVersion = fallbackHeaderVersion;
+                headerFile = fallbackHeaderVersion == null ? null : "include/cudnn.h";
+            }
+            List<Evidence.LibraryEvidence> libs = new ArrayList<>();
+            Set<String> present = new HashSet<>();
+            for (ArchiveItem item : items) {
+                if (item.type() == EntryType.DIRECTORY) {
+                    continue;
+                }
+                present.add(item.role() + ":" + item.fileName().toLowerCase(Locale.ROOT));
+                if (item.role() == EntryRole.RUNTIME_LIBRARY) {
+                    LibraryName.parse(item.fileName()).ifPresent(l ->
+                            libs.add(new Evidence.LibraryEvidence(item.relPath(), l.base(), l.major(), l.version())));
+                }
+            }
+            Evidence evidence = new Evidence(headerVersion, headerFile, libs);
+            versionFindings(evidence, findings);
+            completenessFindings(present, findings);
+            checksumFindings(sha256, fileSize, expected, findings);
+            return new ArchiveReport(ArchiveInfo.of(name, sha256, fileSize), top, items, evidence, findings, name);
+        }
+
+        private void versionFindings(Evidence evidence, List<Finding> findings) {
+            CudnnVersion named = name.version();
+            Set<String> wrong = new LinkedHashSet<>();
+            if (evidence.headerVersion() != null && !evidence.headerVersion().sameRelease(named)) {
+                wrong.add(evidence.headerFile() + " says " + evidence.headerVersion());
+            }
+            for (Evidence.LibraryEvidence l : evidence.libraries()) {
+                if (l.version() != null && !l.version().sameRelease(named)) {
+                    wrong.add(l.file() + " is " + l.version());
+                } else if (l.major() != null && l.major() != named.major()) {
+                    wrong.add(l.file() + " is cuDNN " + l.major());
+                }
+            }
+            if (!wrong.isEmpty()) {
+                findings.add(Finding.error("archive.version-mismatch",
+                        "the name says cuDNN " + named + " but " + String.join(", ", wrong),
+                        "the file was renamed or repacked: download " + name.canonicalName() + " again from NVIDIA"));
+            }
+        }
+
+        private void completenessFindings(Set<String> present, List<Finding> findings) {
+            int major = name.major();
+            Set<String> missing = new TreeSet<>();
+            for (String base : CudnnComponents.libraries(major)) {
+                String file = name.os() == OsFamily.WINDOWS ? CudnnComponents.windowsDll(base, major)
+                        : CudnnComponents.linuxSoname(base, major);
+                if (!present.contains(EntryRole.RUNTIME_LIBRARY + ":" + file.toLowerCase(Locale.ROOT))) {
+                    missing.add(file);
+                }
+                if (name.os() == OsFamily.WINDOWS
+                        && !present.contains(EntryRole.IMPORT_LIBRARY + ":" + base + ".lib")) {
+                    missing.add(base + ".lib");
+                }
+            }
+            for (String header : CudnnComponents.headers(major)) {
+                if (!present.contains(EntryRole.HEADER + ":" + header)) {
+                    missing.add(header);
+                }
+            }
+            if (headerVersion == null && !missing.contains(CudnnComponents.versionHeader(major))) {
+                missing.add(CudnnComponents.versionHeader(major) + " (no CUDNN_MAJOR/MINOR/PATCHLEVEL)");
+            }
+            if (!missing.isEmpty()) {
+                findings.add(Finding.error("archive.incomplete",
+                        "archive " + name.fileName() + " lacks " + missing.size() + " file(s) of cuDNN " + major + ": "
+                                + String.join(", ", missing),
+                        "download the complete archive " + name.canonicalName() + " from NVIDIA again"));
+            }
+        }
+
+        private void checksumFindings(String sha256, long fileSize, ChecksumExpectation expected, List<Finding> findings) {
+            if (expected == null) {
+                findings.add(Finding.info("archive.sha256", "sha256 " + sha256
+                        + " (not compared: pass --sha256 or --manifest redistrib_<version>.json to check it)"));
+                return;
+            }
+            if (!expected.sha256().equals(sha256) || expected.size() != null && expected.size() != fileSize) {
+                findings.add(Finding.error("archive.checksum-mismatch",
+                        "sha256 of " + name.fileName() + " is " + sha256 + " (" + fileSize + " bytes) but "
+                                + expected.source() + " expects " + expected.sha256()
+                                + (expected.size() == null ? "" : " (" + expected.size() + " bytes)"),
+                        "the download is damaged or not NVIDIA's: download it again"));
+            } else {
+                findings.add(Finding.info("archive.checksum-ok", "sha256 " + sha256 + " matches " + expected.source()));
+            }
+        }
+
+        /** Hashes, counts and bounds one entry's bytes as whoever reads them reads them. */
+        private final class Metered extends InputStream {
+            private final InputStream in;
+            private final MessageDigest md;
+            private final String entry;
+            private final long compressedAtStart;
+            long count;
+
+            Metered(InputStream in, MessageDigest md, String entry) {
+                this.in = in;
+                this.md = md;
+                this.entry = entry;
+                this.compressedAtStart = cursor.compressedBytesRead();
+            }
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                int n = read(one, 0, 1);
+                return n < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = in.read(b, off, len);
+                if (n > 0) {
+                    md.update(b, off, n);
+                    count += n;
+                    totalBytes += n;
+                    check();
+                }
+                return n;
+            }
+
+            private void check() {
+                if (totalBytes > limits.maxTotalBytes()) {
+                    throw EntrySafety.unsafe(entry, "the archive expands to more than "
+                            + (limits.maxTotalBytes() >> 20) + " MiB");
+                }
+                if (count > limits.ratioFloorBytes()) {
+                    long compressed = cursor.compressedBytesRead() - compressedAtStart + InspectionLimits.READ_AHEAD_SLACK;
+                    if (count > compressed * limits.maxRatio()) {
+                        throw EntrySafety.unsafe(entry, "it expands more than " + limits.maxRatio()
+                                + "-fold (an archive bomb)");
+                    }
+                }
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+}

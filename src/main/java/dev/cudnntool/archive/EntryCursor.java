@@ -1,0 +1,153 @@
+package dev.cudnntool.archive;
+
+import java.io.Closeable;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+
+/**
+ * Walks the entries of a zip, tar.xz or tgz stream one after the other, never holding an entry
+ * in memory. Underneath it hashes the raw archive bytes (sha256 of the download) and counts how
+ * many compressed bytes the decompressor has consumed, so callers can bound expansion ratios.
+ */
+public final class EntryCursor implements Closeable {
+    private final InputStream raw;
+    private final MessageDigest archiveDigest;
+    private final Counting compressed;
+    private final ZipInputStream zip;
+    private final TarArchiveInputStream tar;
+
+    private EntryCursor(InputStream raw, MessageDigest digest, Counting compressed,
+                        ZipInputStream zip, TarArchiveInputStream tar) {
+        this.raw = raw;
+        this.archiveDigest = digest;
+        this.compressed = compressed;
+        this.zip = zip;
+        this.tar = tar;
+    }
+
+    public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format) throws IOException {
+        MessageDigest digest = sha256();
+        DigestInputStream hashed = new DigestInputStream(archiveBytes, digest);
+        Counting counting = new Counting(hashed);
+        return switch (format) {
+            case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null);
+            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null,
+                    new TarArchiveInputStream(new XZCompressorInputStream(counting, true)));
+            case TGZ -> new EntryCursor(hashed, digest, counting, null,
+                    new TarArchiveInputStream(new GzipCompressorInputStream(counting, true)));
+        };
+    }
+
+    /** The next entry, or null at the end. Its content is {@link #content()} until the next call. */
+    public RawEntry next() throws IOException {
+        if (zip != null) {
+            ZipEntry e = zip.getNextEntry();
+            if (e == null) {
+                return null;
+            }
+            return new RawEntry(e.getName(), e.isDirectory() ? EntryType.DIRECTORY : EntryType.FILE,
+                    e.getSize(), null, 0);
+        }
+        TarArchiveEntry e = tar.getNextEntry();
+        if (e == null) {
+            return null;
+        }
+        EntryType type;
+        if (e.isSymbolicLink()) {
+            type = EntryType.SYMLINK;
+        } else if (e.isLink()) {
+            type = EntryType.HARDLINK;
+        } else if (e.isDirectory()) {
+            type = EntryType.DIRECTORY;
+        } else if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) {
+            // checked before isFile(), which is true for anything that is not a folder
+            type = EntryType.SPECIAL;
+        } else if (e.isFile()) {
+            type = EntryType.FILE;
+        } else {
+            type = EntryType.SPECIAL;
+        }
+        String link = type == EntryType.SYMLINK || type == EntryType.HARDLINK ? e.getLinkName() : null;
+        return new RawEntry(e.getName(), type, type == EntryType.FILE ? e.getSize() : 0, link, e.getMode() & 07777);
+    }
+
+    /** The current entry's bytes; closing it does not close the archive. */
+    public InputStream content() {
+        return new FilterInputStream(zip != null ? zip : tar) {
+            @Override
+            public void close() {
+                // the archive stream stays open for the next entry
+            }
+        };
+    }
+
+    /** Compressed bytes consumed so far (an upper bound: decompressors read a little ahead). */
+    public long compressedBytesRead() {
+        return compressed.count;
+    }
+
+    /** Reads whatever follows the last entry (zip central directory, padding) and returns the file's sha256. */
+    public String finishAndHash() throws IOException {
+        byte[] buf = new byte[1 << 16];
+        while (raw.read(buf) >= 0) {
+            // drain so the digest covers the whole file
+        }
+        return Hex.of(archiveDigest.digest());
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (zip != null) {
+            zip.close();
+        } else {
+            tar.close();
+        }
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    private static final class Counting extends FilterInputStream {
+        long count;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) count++;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) count += n;
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long s = super.skip(n);
+            count += s;
+            return s;
+        }
+    }
+}
