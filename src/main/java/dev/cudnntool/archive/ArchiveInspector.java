@@ -66,6 +66,8 @@ public final class ArchiveInspector {
             sha256 = cursor.finishAndHash();
         } catch (ToolException e) {
             throw e;
+        } catch (ArchiveDamaged e) {
+            throw corrupt(name, walk.current, (IOException) e.getCause());
         } catch (ZipException | java.io.EOFException e) {
             throw corrupt(name, walk.current, e);
         } catch (IOException e) {
@@ -85,6 +87,13 @@ public final class ArchiveInspector {
     /** An I/O failure of the sink (disk full, permission), not of the archive. */
     public static final class UncheckedIOException2 extends java.io.UncheckedIOException {
         public UncheckedIOException2(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Marks an I/O failure of reading the archive, as opposed to one of the sink writing it out. */
+    private static final class ArchiveDamaged extends IOException {
+        ArchiveDamaged(IOException cause) {
             super(cause.getMessage(), cause);
         }
     }
@@ -155,7 +164,7 @@ public final class ArchiveInspector {
                 case DIRECTORY -> {
                     ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.DIRECTORY, 0, null, null, raw.mode());
                     items.add(item);
-                    sink.directory(item);
+                    callSink(() -> sink.directory(item));
                 }
                 case SYMLINK -> {
                     EntrySafety.symlinkTarget(raw.name(), segs, raw.linkTarget());
@@ -213,14 +222,10 @@ public final class ArchiveInspector {
                 action.run();
             } catch (ToolException e) {
                 throw e;
+            } catch (ArchiveDamaged e) {
+                throw e; // the read of the archive failed while the sink was pulling bytes
             } catch (IOException e) {
-                // A failure while reading the archive surfaces as a ZipException/EOF; anything
-                // else thrown out of the sink is the sink's own (the disk, not the download).
-                if (e instanceof ZipException || e instanceof java.io.EOFException
-                        || e instanceof org.tukaani.xz.XZIOException) {
-                    throw e;
-                }
-                sinkFailure = true;
+                sinkFailure = true; // the sink's own failure: the disk, not the download
                 throw e;
             }
         }
@@ -357,7 +362,12 @@ public final class ArchiveInspector {
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                int n = in.read(b, off, len);
+                int n;
+                try {
+                    n = in.read(b, off, len);
+                } catch (IOException e) {
+                    throw new ArchiveDamaged(e);
+                }
                 if (n > 0) {
                     md.update(b, off, n);
                     count += n;

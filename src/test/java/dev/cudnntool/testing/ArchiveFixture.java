@@ -296,6 +296,11 @@ public final class ArchiveFixture {
     }
 
     public Path writeAs(Path target) {
+        try {
+            Files.createDirectories(target.getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         try (OutputStream out = Files.newOutputStream(target)) {
             switch (format) {
                 case ZIP -> writeZip(out);

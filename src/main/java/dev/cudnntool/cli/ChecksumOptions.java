@@ -1,0 +1,31 @@
+package dev.cudnntool.cli;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.ChecksumExpectation;
+import dev.cudnntool.host.Host;
+import picocli.CommandLine.Option;
+
+/** --sha256 and --manifest: what the archive's checksum must be. */
+public class ChecksumOptions {
+    @Option(names = "--sha256", paramLabel = "HEX", description = "The archive's expected sha256.")
+    String sha256;
+
+    @Option(names = "--manifest", paramLabel = "FILE",
+            description = "NVIDIA's redistrib_<version>.json; the entry for this archive gives sha256 and size.")
+    String manifest;
+
+    ChecksumExpectation expectation(Host host, ArchiveName name) {
+        if (sha256 != null && manifest != null) {
+            throw new ToolException(ExitCode.USAGE, "--sha256 and --manifest both give a checksum", "pass only one of them");
+        }
+        if (sha256 != null) {
+            return ChecksumExpectation.ofHex(sha256);
+        }
+        if (manifest != null) {
+            return ChecksumExpectation.fromManifest(host.path(manifest), name.canonicalName());
+        }
+        return null;
+    }
+}

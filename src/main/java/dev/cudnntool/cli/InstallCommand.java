@@ -1,0 +1,102 @@
+package dev.cudnntool.cli;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.InstallRequest;
+import dev.cudnntool.install.InstallService;
+import dev.cudnntool.install.NioFileOps;
+import dev.cudnntool.install.Preflight;
+import dev.cudnntool.verify.ProbeCheck;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "install", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Installs a cuDNN archive into a CUDA toolkit (or --prefix folder) as a transaction:",
+                "every file it replaces is backed up, and any failure restores the target exactly."})
+public class InstallCommand implements Callable<Integer> {
+    private final ToolContext ctx;
+
+    @Option(names = "--archive", required = true, paramLabel = "FILE", description = "The archive as downloaded from NVIDIA.")
+    String archive;
+
+    @Option(names = "--dry-run", description = "Check everything and show the plan; change nothing. Exits as the real run would.")
+    boolean dryRun;
+
+    @Option(names = "--force", description = "Turn these errors into warnings: platform.mismatch, driver.too-old, driver.failed,"
+            + " toolkit.cuda-major-mismatch, cudnn.shadow, cudnn.zlibwapi-missing.")
+    boolean force;
+
+    @Option(names = "--no-probe", description = "Do not load the installed library to prove it works.")
+    boolean noProbe;
+
+    @Mixin
+    TargetOptions target;
+
+    @Mixin
+    ChecksumOptions checksum;
+
+    @Mixin
+    OutputOptions output;
+
+    public InstallCommand(ToolContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        Path file = ctx.host().path(archive);
+        ArchiveName name = ArchiveName.parse(file.getFileName().toString());
+        InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name), target.cudaPath(ctx.host()),
+                target.prefix(ctx.host()), force, dryRun, !noProbe);
+        InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
+                noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host()),
+                InspectionLimits.DEFAULT, VersionProvider.version());
+        ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
+        InstallOutcome o = service.run(req, bar);
+        bar.done();
+        if (output.json) {
+            var doc = Json.document("install", o.exit().code());
+            doc.put("dryRun", dryRun);
+            doc.put("summary", o.summary());
+            if (o.archive() != null) {
+                Json.put(doc, "archive", o.archive().archive());
+                Json.put(doc, "evidence", o.archive().evidence());
+            }
+            Preflight pf = o.preflight();
+            if (pf != null) {
+                Json.put(doc, "platform", pf.platform());
+                Json.put(doc, "driver", pf.driver());
+                Json.put(doc, "toolkit", pf.toolkit());
+                Json.put(doc, "toolkitsFound", pf.toolkitsFound());
+                Json.put(doc, "target", pf.target());
+            }
+            if (o.plan() != null) {
+                Json.put(doc, "plan", o.plan().steps());
+            }
+            if (o.record() != null) {
+                doc.put("installId", o.record().id());
+            }
+            Json.put(doc, "findings", o.findings());
+            Json.print(ctx.out(), doc);
+        } else {
+            if (o.archive() != null && !output.quiet) {
+                Render.archive(ctx.out(), o.archive());
+            }
+            if (o.plan() != null && (dryRun || output.verbose)) {
+                Render.plan(ctx.out(), o.plan(), output.verbose);
+            }
+            if (!output.quiet) {
+                Render.findings(ctx.out(), o.findings(), output.verbose);
+            }
+            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
+                    + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
+        }
+        return o.exit().code();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.cudnntool.cli;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.host.Host;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/**
+ * The entry point. {@link #run} is the whole command line as a function (testable in-process);
+ * only {@link #main} calls System.exit. Every failure ends here as one line and an exit code.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        System.exit(run(new ToolContext(Host.system(), out, err, System.console() != null), args));
+    }
+
+    public static int run(ToolContext ctx, String... args) {
+        CommandLine cl = commandLine(ctx);
+        int code = cl.execute(args);
+        ctx.out().flush();
+        ctx.err().flush();
+        return code;
+    }
+
+    static CommandLine commandLine(ToolContext ctx) {
+        CommandLine cl = new CommandLine(new CudnnCommand(), new ContextFactory(ctx));
+        cl.setOut(ctx.out());
+        cl.setErr(ctx.err());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler(Main::onException);
+        cl.setParameterExceptionHandler(Main::onBadArguments);
+        cl.setExitCodeExceptionMapper(t -> t instanceof ToolException te ? te.exitCode().code() : ExitCode.INTERNAL.code());
+        return cl;
+    }
+
+    private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(cmd.getCommandName() + ": error: " + e.getMessage() + "; fix: see '" + cmd.getCommandSpec().qualifiedName()
+                + " --help'");
+        return ExitCode.USAGE.code();
+    }
+
+    private static int onException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        boolean verbose = parsed.hasMatchedOption("--verbose");
+        boolean json = parsed.hasMatchedOption("--json");
+        ToolException te = e instanceof ToolException t ? t
+                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + e, "re-run with --verbose and report it", e);
+        PrintWriter err = cmd.getErr();
+        String fix = te.fix().isEmpty() ? "" : "; fix: " + te.fix();
+        err.println(cmd.getCommandName() + ": error: " + te.getMessage() + fix);
+        if (verbose) {
+            StringWriter sw = new StringWriter();
+            e.printStackTrace(new PrintWriter(sw));
+            err.print(sw);
+        }
+        if (json) {
+            var doc = Json.document(cmd.getCommandName(), te.exitCode().code());
+            var error = doc.putObject("error");
+            error.put("message", te.getMessage());
+            error.put("fix", te.fix());
+            Json.print(cmd.getOut(), doc);
+        }
+        err.flush();
+        return te.exitCode().code();
+    }
+
+    /** Gives each command the context through its constructor; picocli builds the rest. */
+    private record ContextFactory(ToolContext ctx) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            try {
+                Constructor<K> c = cls.getDeclaredConstructor(ToolContext.class);
+                return c.newInstance(ctx);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(cls);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.cudnntool.cli;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.EntryRole;
+import dev.cudnntool.install.InstallPlan;
+import dev.cudnntool.install.PlanStep;
+import java.io.PrintWriter;
+import java.util.List;
+
+/** Human output: short, aligned, one finding a line with its fix below it. */
+final class Render {
+    private Render() {
+    }
+
+    static void archive(PrintWriter out, ArchiveReport r) {
+        var a = r.archive();
+        out.println("archive   " + a.fileName());
+        out.println("          cuDNN " + a.version() + " for " + a.os().label() + "-" + a.arch().label() + ", CUDA "
+                + a.cudaVariant() + " build, " + a.format().label() + " (" + a.scheme().label() + " name), "
+                + a.sizeBytes() + " bytes");
+        out.println("sha256    " + a.sha256());
+        if (r.evidence().headerVersion() != null) {
+            out.println("header    " + r.evidence().headerFile() + " says " + r.evidence().headerVersion());
+        }
+        out.println("contents  " + r.entries(EntryRole.RUNTIME_LIBRARY).size() + " runtime libraries, "
+                + r.entries(EntryRole.HEADER).size() + " headers, " + r.entries(EntryRole.IMPORT_LIBRARY).size()
+                + " import libraries, " + r.entries(EntryRole.STATIC_LIBRARY).size() + " static libraries, "
+                + r.entries(EntryRole.LICENSE).size() + " licence");
+    }
+
+    static void plan(PrintWriter out, InstallPlan plan, boolean verbose) {
+        out.println("target    " + plan.target().root() + " (" + plan.target().kind().label() + ")");
+        out.println("plan      " + plan.count(PlanStep.Action.ADD) + " to add, " + plan.count(PlanStep.Action.REPLACE)
+                + " to replace, " + plan.count(PlanStep.Action.SAME) + " already identical, "
+                + plan.count(PlanStep.Action.REMOVE) + " old cuDNN files to move out");
+        for (PlanStep s : plan.steps()) {
+            if (verbose || s.action() != PlanStep.Action.SAME) {
+                out.printf("  %-8s %s%s%n", s.action().label(), s.destination(),
+                        s.source() == null ? "" : "  <- " + s.source());
+            }
+        }
+    }
+
+    static void verify(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+        var p = r.platform();
+        out.println("machine   " + p.os().label() + "-" + p.arch().label() + (p.wsl() ? " (WSL)" : "") + ", " + p.jvmBits() + "-bit Java");
+        var d = r.driver();
+        out.println("driver    " + (d.present() ? d.driverVersion() + " (CUDA ceiling " + d.cudaCeiling() + ", "
+                + d.gpus().size() + " GPU(s))" : "none found"));
+        out.println("toolkit   " + (r.toolkit() == null ? (r.target() == null ? "none found" : "-")
+                : r.toolkit().root() + " (CUDA " + r.toolkit().version() + ", by " + r.toolkit().foundBy() + ")"));
+        if (r.target() != null && r.target().kind() == dev.cudnntool.install.InstallTarget.Kind.PREFIX) {
+            out.println("prefix    " + r.target().root());
+        }
+        out.println("cuDNN     " + (r.cudnn() == null ? "none found" : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
+                + (r.cudnn().headerVersion() == null ? "" : ", header " + r.cudnn().headerVersion())));
+        if (r.probe() != null) {
+            var pr = r.probe();
+            out.println("probe     " + (pr.versionString() != null ? "cudnnGetVersion " + pr.version() + " = " + pr.versionString()
+                    + (pr.cudartVersionString() == null ? "" : ", CUDA runtime " + pr.cudartVersionString())
+                    + (pr.handleStatus() == null ? "" : ", cudnnCreate " + pr.handleStatus()) : "did not answer"));
+        }
+        findings(out, r.findings(), verbose);
+        out.println(r.ok() ? "verify: no problems found" : "verify: " + r.findings().stream().filter(Finding::isError).count()
+                + " problem(s) found (exit 1)");
+    }
+
+    static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {
+        if (findings.isEmpty()) {
+            return;
+        }
+        out.println("findings");
+        for (Finding f : findings) {
+            if (!verbose && f.severity() == Severity.INFO && f.id().equals("archive.sha256")) {
+                continue; // the sha256 line above says it already
+            }
+            String tag = switch (f.severity()) {
+                case ERROR -> "ERROR";
+                case WARN -> "warn ";
+                case INFO -> "ok   ";
+            };
+            out.println("  " + tag + " " + f.id() + ": " + f.message());
+            if (!f.fix().isEmpty() && f.severity() != Severity.INFO) {
+                out.println("        fix: " + f.fix());
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cudnntool.cli;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.install.NioFileOps;
+import dev.cudnntool.install.RollbackOutcome;
+import dev.cudnntool.install.RollbackService;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "rollback", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Restores exactly what the newest install (or --id) replaced, and removes what it added.",
+                "Also completes an install or rollback that was interrupted."})
+public class RollbackCommand implements Callable<Integer> {
+    private final ToolContext ctx;
+
+    @Option(names = "--list", description = "Show the recorded installs.")
+    boolean list;
+
+    @Option(names = "--id", paramLabel = "ID", description = "The install to roll back (default: the newest).")
+    String id;
+
+    @Option(names = "--dry-run", description = "Show what would be restored; change nothing.")
+    boolean dryRun;
+
+    @Option(names = "--force", description = "Roll back although installed files were changed since (they are kept aside),"
+            + " or although later installs sit on top.")
+    boolean force;
+
+    @Mixin
+    TargetOptions target;
+
+    @Mixin
+    OutputOptions output;
+
+    public RollbackCommand(ToolContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        InstallTarget t = resolveTarget();
+        RollbackService service = new RollbackService(ctx.host(), new NioFileOps());
+        if (t == null) {
+            String msg = "nothing to roll back: no CUDA toolkit found (pass --cuda-path or --prefix)";
+            return finish(new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, msg, null, null, List.of(), List.of(),
+                    List.of(dev.cudnntool.Finding.error("rollback.nothing", msg, "pass --cuda-path DIR or --prefix DIR"))));
+        }
+        if (list) {
+            List<RollbackService.Entry> entries = service.list(t);
+            if (output.json) {
+                var doc = Json.document("rollback", 0);
+                doc.put("target", t.root().toString());
+                Json.put(doc, "installs", entries);
+                Json.print(ctx.out(), doc);
+            } else if (entries.isEmpty()) {
+                ctx.out().println("no installs recorded in " + t.root());
+            } else {
+                ctx.out().printf("%-26s %-24s %-10s %-10s %s%n", "ID", "DATE", "VERSION", "STATE", "ARCHIVE");
+                for (RollbackService.Entry e : entries) {
+                    ctx.out().printf("%-26s %-24s %-10s %-10s %s%n", e.id(), e.date(), e.version() == null ? "-" : e.version(),
+                            e.state() + (e.newest() ? "*" : ""), e.archive() == null ? "-" : e.archive());
+                }
+                ctx.out().println("* the newest: cudnn-rollback undoes it");
+            }
+            return 0;
+        }
+        return finish(service.rollback(t, id, force, dryRun));
+    }
+
+    private int finish(RollbackOutcome o) {
+        if (output.json) {
+            var doc = Json.document("rollback", o.exit().code());
+            doc.put("dryRun", dryRun);
+            doc.put("summary", o.summary());
+            doc.put("installId", o.installId());
+            doc.put("version", o.version());
+            Json.put(doc, "steps", o.steps());
+            Json.put(doc, "keptChangedFiles", o.keptChangedFiles());
+            Json.put(doc, "findings", o.findings());
+            Json.print(ctx.out(), doc);
+        } else {
+            if (dryRun || output.verbose) {
+                for (var s : o.steps()) {
+                    ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
+                }
+            }
+            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
+                    + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
+        }
+        return o.exit().code();
+    }
+
+    private InstallTarget resolveTarget() {
+        OsFamily os = ctx.host().os();
+        Path prefix = target.prefix(ctx.host());
+        if (prefix != null) {
+            return InstallTarget.prefix(prefix, os);
+        }
+        var sel = ToolkitLocator.locate(ctx.host(), target.cudaPath(ctx.host()), null);
+        return sel.chosen() == null ? null : InstallTarget.toolkit(sel.chosen(), os);
+    }
+}

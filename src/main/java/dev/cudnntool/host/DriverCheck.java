@@ -1,0 +1,93 @@
+package dev.cudnntool.host;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.ArchiveName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Finds nvidia-smi, asks it about the driver, and compares with what the archive needs. */
+public final class DriverCheck {
+    public static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    public record Result(DriverInfo driver, List<Finding> findings) {
+    }
+
+    private DriverCheck() {
+    }
+
+    public static Result check(Host host, Platform platform, ArchiveName archive) {
+        List<Finding> out = new ArrayList<>();
+        Optional<Path> smi = locate(host, platform);
+        if (smi.isEmpty()) {
+            out.add(Finding.warn("driver.missing", "nvidia-smi was not found, so no NVIDIA driver seems to be installed;"
+                            + " cuDNN can be installed but not used on this machine",
+                    "install the NVIDIA driver for your GPU (nothing to do on a build machine without a GPU)"));
+            return new Result(DriverInfo.NONE, out);
+        }
+        String exe = smi.get().toString();
+        ProcessResult header = host.runner().run(List.of(exe), TIMEOUT);
+        Optional<NvidiaSmi.Header> parsed = header.started() && !header.timedOut()
+                ? NvidiaSmi.parseHeader(header.out()) : Optional.empty();
+        if (parsed.isEmpty() || header.exitCode() != 0) {
+            String why;
+            if (!header.started()) {
+                why = "could not be started: " + header.startFailure();
+            } else if (header.timedOut()) {
+                why = "did not answer within " + TIMEOUT.toSeconds() + " s (a hung driver)";
+            } else {
+                String tail = header.tail(2);
+                why = "failed (exit " + header.exitCode() + ")" + (tail.isEmpty() ? " with no output" : ": \"" + tail + "\"");
+            }
+            out.add(Finding.error("driver.failed", exe + " " + why,
+                    "reinstall or restart the NVIDIA driver (reboot after an update); on Linux check that the kernel module"
+                            + " is loaded (lsmod | grep nvidia)"));
+            return new Result(new DriverInfo(exe, null, null, List.of()), out);
+        }
+        ProcessResult query = host.runner().run(
+                List.of(exe, "--query-gpu=name,driver_version", "--format=csv,noheader"), TIMEOUT);
+        List<NvidiaSmi.Gpu> gpus = query.ok() ? NvidiaSmi.parseGpuList(query.out()) : List.of();
+        NvidiaSmi.Header h = parsed.get();
+        DriverInfo info = new DriverInfo(exe, h.driverVersion(), h.cudaCeiling(), gpus);
+        String ceiling = h.cudaCeiling() == null ? "" : ", supports CUDA up to " + h.cudaCeiling()
+                + " (the driver's ceiling, not the installed toolkit)";
+        if (archive != null) {
+            int cuda = archive.cudaVariant().major();
+            Optional<String> min = DriverMinimums.minimum(cuda, host.os());
+            if (min.isPresent() && NvidiaSmi.compareVersions(h.driverVersion(), min.get()) < 0) {
+                out.add(Finding.error("driver.too-old", "driver " + h.driverVersion() + ceiling + " is older than "
+                                + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build)",
+                        "update the NVIDIA driver to " + min.get() + " or newer"
+                                + (cuda == 13 && host.windows() ? " (NVIDIA publishes no Windows minimum for CUDA 13; R580 is the Linux one)" : "")));
+                return new Result(info, out);
+            }
+        }
+        String gpuText = gpus.isEmpty() ? "no GPU listed" : gpus.size() + " GPU(s): "
+                + gpus.stream().map(NvidiaSmi.Gpu::name).collect(Collectors.joining(", "));
+        out.add(Finding.info("driver.ok", "NVIDIA driver " + h.driverVersion() + ceiling + "; " + gpuText));
+        return new Result(info, out);
+    }
+
+    /** PATH first; on Windows also System32 and NVSMI; in WSL the driver's own copy. */
+    static Optional<Path> locate(Host host, Platform platform) {
+        String exe = host.windows() ? "nvidia-smi.exe" : "nvidia-smi";
+        List<Path> candidates = new ArrayList<>();
+        for (Path dir : SearchPath.entries(host, host.env("PATH"))) {
+            candidates.add(dir.resolve(exe));
+        }
+        if (host.windows()) {
+            String root = host.env("SystemRoot") == null ? "C:\\Windows" : host.env("SystemRoot");
+            candidates.add(host.path(root, "System32", exe));
+            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
+            candidates.add(host.path(pf, "NVIDIA Corporation", "NVSMI", exe));
+        }
+        if (platform.wsl()) {
+            candidates.add(host.path("/usr/lib/wsl/lib/nvidia-smi"));
+        }
+        return candidates.stream().filter(Files::isRegularFile).findFirst();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cudnntool.host;
+
+import dev.cudnntool.archive.Arch;
+import dev.cudnntool.archive.OsFamily;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The machine as the tool sees it: a file system, the environment, the OS and CPU, and the way
+ * to run programs. Everything that touches the machine goes through one of these, so tests run
+ * whole checks on jimfs with a made-up environment and fake programs.
+ *
+ * @param jvmBits 64 or 32 (sun.arch.data.model)
+ */
+public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arch, int jvmBits,
+                   ProcessRunner runner) {
+
+    public Host {
+        // Windows variable names are case-insensitive (Path, PATH); keep one map that says so.
+        Map<String, String> copy = os == OsFamily.WINDOWS ? new TreeMap<>(String.CASE_INSENSITIVE_ORDER) : new TreeMap<>();
+        copy.putAll(env);
+        env = java.util.Collections.unmodifiableMap(copy);
+    }
+
+    /** This machine. Used only by the command line's entry point. */
+    public static Host system() {
+        return new Host(FileSystems.getDefault(), System.getenv(), osFromName(System.getProperty("os.name")),
+                Arch.fromJvm(System.getProperty("os.arch")),
+                "32".equals(System.getProperty("sun.arch.data.model")) ? 32 : 64,
+                new SystemProcessRunner());
+    }
+
+    public static OsFamily osFromName(String osName) {
+        String n = osName == null ? "" : osName.toLowerCase(Locale.ROOT);
+        if (n.startsWith("windows")) {
+            return OsFamily.WINDOWS;
+        }
+        if (n.startsWith("linux")) {
+            return OsFamily.LINUX;
+        }
+        if (n.startsWith("mac") || n.startsWith("darwin")) {
+            return OsFamily.MACOS;
+        }
+        return OsFamily.OTHER;
+    }
+
+    public Host withRunner(ProcessRunner r) {
+        return new Host(fs, env, os, arch, jvmBits, r);
+    }
+
+    public String env(String name) {
+        String v = env.get(name);
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    public Path path(String first, String... more) {
+        return fs.getPath(first, more);
+    }
+
+    public boolean windows() {
+        return os == OsFamily.WINDOWS;
+    }
+
+    public String pathSeparator() {
+        return windows() ? ";" : ":";
+    }
+
+    /** File names compare without case on Windows. */
+    public boolean samePath(Path a, Path b) {
+        String x = a.toAbsolutePath().normalize().toString();
+        String y = b.toAbsolutePath().normalize().toString();
+        return windows() ? x.equalsIgnoreCase(y) : x.equals(y);
+    }
+}

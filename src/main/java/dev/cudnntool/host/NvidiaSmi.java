@@ -1,0 +1,71 @@
+package dev.cudnntool.host;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Pure parsers for nvidia-smi's output, tested on text copied from real drivers. */
+public final class NvidiaSmi {
+    /** "Driver Version: 535.104.05" up to R595, "KMD Version: 610.57.04" from R610; also "-q" style "Driver Version : …". */
+    private static final Pattern DRIVER = Pattern.compile("(?:Driver|KMD) Version\\s*:\\s*([0-9]+(?:\\.[0-9]+)+)");
+    /** "CUDA Version: 12.2", from R610 "CUDA UMD Version: 13.3". */
+    private static final Pattern CUDA = Pattern.compile("CUDA (?:UMD )?Version\\s*:\\s*([0-9]+\\.[0-9]+)");
+
+    /** The driver version and the newest CUDA it supports, from the table header or "-q" output. */
+    public record Header(String driverVersion, String cudaCeiling) {
+    }
+
+    public record Gpu(String name, String driverVersion) {
+    }
+
+    private NvidiaSmi() {
+    }
+
+    public static Optional<Header> parseHeader(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher d = DRIVER.matcher(text);
+        if (!d.find()) {
+            return Optional.empty();
+        }
+        Matcher c = CUDA.matcher(text);
+        return Optional.of(new Header(d.group(1), c.find() ? c.group(1) : null));
+    }
+
+    /** Parses {@code --query-gpu=name,driver_version --format=csv,noheader}: one GPU a line. */
+    public static List<Gpu> parseGpuList(String text) {
+        List<Gpu> gpus = new ArrayList<>();
+        if (text == null) {
+            return gpus;
+        }
+        for (String line : text.split("\\R")) {
+            int comma = line.lastIndexOf(',');
+            if (comma <= 0) {
+                continue;
+            }
+            String name = line.substring(0, comma).strip();
+            String driver = line.substring(comma + 1).strip();
+            if (!name.isEmpty() && driver.matches("[0-9]+(\\.[0-9]+)+")) {
+                gpus.add(new Gpu(name, driver));
+            }
+        }
+        return gpus;
+    }
+
+    /** Compares dotted driver versions numerically: "535.104.05" &gt; "535.54.03". */
+    public static int compareVersions(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int p = i < x.length ? Integer.parseInt(x[i]) : 0;
+            int q = i < y.length ? Integer.parseInt(y[i]) : 0;
+            if (p != q) {
+                return Integer.compare(p, q);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.cudnntool.host;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.Arch;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.OsFamily;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Whether this machine can run the archive's binaries at all. */
+public final class PlatformCheck {
+    private PlatformCheck() {
+    }
+
+    public static List<Finding> check(Platform p, ArchiveName archive) {
+        List<Finding> out = new ArrayList<>();
+        if (p.jvmBits() == 32) {
+            out.add(Finding.error("jvm.32bit", "this Java runtime is 32-bit; cuDNN is 64-bit only and cannot be loaded by it",
+                    "run the tool with a 64-bit Java 17 or newer"));
+        }
+        if (p.wsl()) {
+            out.add(Finding.info("platform.wsl", "running inside WSL: Linux archives apply, and the driver comes from Windows"
+                    + " through /usr/lib/wsl/lib"));
+        }
+        if (archive == null) {
+            return out;
+        }
+        if (p.os() == OsFamily.MACOS) {
+            out.add(Finding.error("platform.mismatch", "cuDNN has no macOS build; " + archive.fileName()
+                    + " cannot run here", "use a Linux or Windows machine with an NVIDIA GPU"));
+            return out;
+        }
+        if (archive.os() == OsFamily.WINDOWS && p.os() != OsFamily.WINDOWS) {
+            String where = p.wsl() ? "inside WSL2, which runs Linux binaries" : "on Linux";
+            out.add(Finding.error("platform.mismatch", archive.fileName() + " is the Windows build; this machine runs "
+                            + where + " and cannot load its DLLs",
+                    "download " + archive.linuxEquivalent(p.arch() == Arch.OTHER ? Arch.X86_64 : linuxArch(p.arch()))
+                            + " instead"));
+        } else if (archive.os() == OsFamily.LINUX && p.os() == OsFamily.WINDOWS) {
+            out.add(Finding.error("platform.mismatch", archive.fileName() + " is a Linux build; Windows cannot load it",
+                    "download " + archive.windowsEquivalent() + " instead (or install inside WSL2)"));
+        } else if (p.arch() != Arch.OTHER && !p.arch().runs(archive.arch())) {
+            out.add(Finding.error("platform.mismatch", archive.fileName() + " is built for " + archive.arch().label()
+                            + " but this CPU is " + p.arch().label(),
+                    "download " + archive.linuxEquivalent(linuxArch(p.arch())) + " instead"));
+        }
+        return out;
+    }
+
+    /** The archive arch NVIDIA publishes for a CPU: arm64 servers get sbsa (Jetson's aarch64 builds are separate). */
+    private static Arch linuxArch(Arch cpu) {
+        return cpu == Arch.AARCH64 ? Arch.SBSA : cpu;
+    }
+}

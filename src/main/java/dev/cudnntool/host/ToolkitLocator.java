@@ -1,0 +1,243 @@
+package dev.cudnntool.host;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.CudnnVersion;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Chooses the toolkit to install into, in a fixed order, and says which rule chose it:
+ * --cuda-path, CUDA_PATH, CUDA_HOME, the newest CUDA_PATH_V&lt;maj&gt;_&lt;min&gt; of the archive's
+ * major, then the usual install locations.
+ */
+public final class ToolkitLocator {
+    private static final Pattern CUDA_PATH_V = Pattern.compile("CUDA_PATH_V(\\d+)_(\\d+)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern VERSIONED_DIR = Pattern.compile("(?:v|cuda-)(\\d+)\\.(\\d+)");
+
+    /** The choice; {@code chosen} is null when none was found. */
+    public record Selection(Toolkit chosen, List<Toolkit> found, List<Finding> findings) {
+    }
+
+    private ToolkitLocator() {
+    }
+
+    public static Selection locate(Host host, Path cudaPathOption, ArchiveName archive) {
+        List<Toolkit> found = new ArrayList<>();
+        Integer wantMajor = archive == null ? null : archive.cudaVariant().major();
+        List<Finding> findings = new ArrayList<>();
+        if (cudaPathOption != null) {
+            if (!Files.isDirectory(cudaPathOption)) {
+                findings.add(Finding.error("toolkit.missing", "--cuda-path " + cudaPathOption + " is not a folder",
+                        "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
+                return new Selection(null, found, findings);
+            }
+            found.add(read(host, cudaPathOption, "--cuda-path"));
+        }
+        addIfDir(host, found, host.env("CUDA_PATH"), "CUDA_PATH");
+        addIfDir(host, found, host.env("CUDA_HOME"), "CUDA_HOME");
+        List<Toolkit> versioned = new ArrayList<>();
+        for (var e : host.env().entrySet()) {
+            Matcher m = CUDA_PATH_V.matcher(e.getKey());
+            if (m.matches()) {
+                addIfDir(host, versioned, e.getValue(), e.getKey().toUpperCase(java.util.Locale.ROOT));
+            }
+        }
+        versioned.sort(byVersionDescending());
+        found.addAll(versioned);
+        List<Toolkit> usual = new ArrayList<>();
+        for (Path p : usualPlaces(host)) {
+            usual.add(read(host, p, "usual location"));
+        }
+        usual.sort(byVersionDescending());
+        found.addAll(usual);
+        found = dedupe(host, found);
+
+        Toolkit chosen = null;
+        for (Toolkit t : found) {
+            boolean versionedRule = t.foundBy().startsWith("CUDA_PATH_V") || t.foundBy().equals("usual location");
+            if (versionedRule && wantMajor != null && (t.version() == null || t.version().major() != wantMajor)) {
+                continue; // these rules pick only a toolkit of the archive's major
+            }
+            chosen = t;
+            break;
+        }
+        if (chosen == null && !found.isEmpty() && wantMajor == null) {
+            chosen = found.get(0);
+        }
+        if (chosen == null && !found.isEmpty()) {
+            // Only toolkits of another major exist: choose the first so the mismatch is reported plainly.
+            chosen = found.get(0);
+        }
+        if (chosen == null) {
+            findings.add(Finding.error("toolkit.missing", "no CUDA toolkit found (looked at --cuda-path, CUDA_PATH, CUDA_HOME,"
+                            + " CUDA_PATH_V*_*, and " + (host.windows() ? "%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA"
+                            : "/usr/local/cuda*") + ")",
+                    "install the CUDA Toolkit" + (wantMajor == null ? "" : " " + wantMajor + ".x")
+                            + ", pass --cuda-path DIR, or use --prefix DIR to install cuDNN into a stand-alone folder"));
+        }
+        return new Selection(chosen, found, findings);
+    }
+
+    /** Checks the chosen toolkit against the archive: the CUDA major must match. */
+    public static List<Finding> checkAgainst(Toolkit t, ArchiveName archive) {
+        List<Finding> out = new ArrayList<>();
+        if (t == null) {
+            return out;
+        }
+        String where = "CUDA toolkit " + (t.version() == null ? "(version unknown)" : t.version()) + " at " + t.root()
+                + " (chosen by " + t.foundBy() + ")";
+        if (archive != null && t.version() != null) {
+            int want = archive.cudaVariant().major();
+            if (t.version().major() != want) {
+                out.add(Finding.error("toolkit.cuda-major-mismatch", archive.fileName() + " is built for CUDA " + want
+                                + ".x but the " + where + " is CUDA " + t.version().major(),
+                        "download the _cuda" + t.version().major() + " build of cuDNN " + archive.version()
+                                + " (" + archive.canonicalName().replaceAll("_cuda[0-9.]+-", "_cuda" + t.version().major() + "-")
+                                + "), or pass --cuda-path to a CUDA " + want + ".x toolkit"));
+                return out;
+            }
+            Optional<CudaVersion[]> range = supportedRange(archive.version(), want);
+            if (range.isPresent() && (t.version().compareTo(range.get()[0]) < 0 || t.version().compareTo(range.get()[1]) > 0)) {
+                out.add(Finding.warn("toolkit.unsupported-minor", "cuDNN " + archive.version().releaseString() + " (cuda" + want
+                                + ") supports CUDA " + range.get()[0] + " to " + range.get()[1] + "; the " + where
+                                + " is outside that range and may work, untested by NVIDIA",
+                        "use a toolkit in " + range.get()[0] + "–" + range.get()[1] + ", or a newer cuDNN release that supports CUDA "
+                                + t.version()));
+                return out;
+            }
+        }
+        out.add(Finding.info("toolkit.ok", where));
+        return out;
+    }
+
+    /** Supported toolkit ranges that the facts file confirms; no entry means no warning either way. */
+    static Optional<CudaVersion[]> supportedRange(CudnnVersion cudnn, int cudaMajor) {
+        if (cudnn.sameRelease(CudnnVersion.of(8, 9, 5))) {
+            if (cudaMajor == 12) {
+                return Optional.of(new CudaVersion[] {new CudaVersion(12, 0), new CudaVersion(12, 2)});
+            }
+            if (cudaMajor == 11) {
+                return Optional.of(new CudaVersion[] {new CudaVersion(11, 0), new CudaVersion(11, 8)});
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Reads the toolkit's version: version.json, else version.txt, else nvcc --version. */
+    public static Toolkit read(Host host, Path root, String foundBy) {
+        Path json = root.resolve("version.json");
+        try {
+            if (Files.isRegularFile(json)) {
+                JsonNode n = new ObjectMapper().readTree(Files.readAllBytes(json)).path("cuda").path("version");
+                Optional<CudaVersion> v = CudaVersion.parse(n.asText(null));
+                if (v.isPresent()) {
+                    return new Toolkit(root, v.get(), "version.json", foundBy);
+                }
+            }
+            Path txt = root.resolve("version.txt");
+            if (Files.isRegularFile(txt)) {
+                Optional<CudaVersion> v = CudaVersion.fromVersionTxt(Files.readString(txt));
+                if (v.isPresent()) {
+                    return new Toolkit(root, v.get(), "version.txt", foundBy);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through to nvcc; a broken file is as good as none
+        }
+        Path nvcc = root.resolve("bin").resolve(host.windows() ? "nvcc.exe" : "nvcc");
+        if (Files.isRegularFile(nvcc)) {
+            ProcessResult r = host.runner().run(List.of(nvcc.toString(), "--version"), Duration.ofSeconds(10));
+            Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
+            if (v.isPresent()) {
+                return new Toolkit(root, v.get(), "nvcc", foundBy);
+            }
+        }
+        // Last resort: the folder's own name (v12.2, cuda-12.2), as the installers name it.
+        Matcher m = VERSIONED_DIR.matcher(root.getFileName() == null ? "" : root.getFileName().toString());
+        if (m.matches()) {
+            return new Toolkit(root, new CudaVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))),
+                    "folder name", foundBy);
+        }
+        return new Toolkit(root, null, null, foundBy);
+    }
+
+    private static void addIfDir(Host host, List<Toolkit> out, String value, String rule) {
+        if (value == null) {
+            return;
+        }
+        try {
+            Path p = host.path(value.replace("\"", ""));
+            if (Files.isDirectory(p)) {
+                out.add(read(host, p, rule));
+            }
+        } catch (RuntimeException ignored) {
+            // an unusable value is as good as none
+        }
+    }
+
+    private static List<Path> usualPlaces(Host host) {
+        List<Path> out = new ArrayList<>();
+        if (host.windows()) {
+            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
+            listVersioned(host.path(pf, "NVIDIA GPU Computing Toolkit", "CUDA"), "v", out);
+        } else {
+            Path cuda = host.path("/usr/local/cuda");
+            if (Files.isDirectory(cuda)) {
+                out.add(cuda);
+            }
+            listVersioned(host.path("/usr/local"), "cuda-", out);
+        }
+        return out;
+    }
+
+    private static void listVersioned(Path parent, String prefix, List<Path> out) {
+        if (!Files.isDirectory(parent)) {
+            return;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, prefix + "*")) {
+            for (Path p : ds) {
+                if (Files.isDirectory(p)) {
+                    out.add(p);
+                }
+            }
+        } catch (IOException ignored) {
+            // unreadable: nothing found there
+        }
+    }
+
+    private static Comparator<Toolkit> byVersionDescending() {
+        return Comparator.comparing(Toolkit::version, Comparator.nullsLast(Comparator.reverseOrder()));
+    }
+
+    /** /usr/local/cuda and /usr/local/cuda-12.2 are usually one folder: keep the first name found. */
+    private static List<Toolkit> dedupe(Host host, List<Toolkit> in) {
+        List<Toolkit> out = new ArrayList<>();
+        List<Path> real = new ArrayList<>();
+        for (Toolkit t : in) {
+            Path r;
+            try {
+                r = t.root().toRealPath();
+            } catch (IOException e) {
+                r = t.root().toAbsolutePath().normalize();
+            }
+            final Path rr = r;
+            if (real.stream().noneMatch(x -> host.samePath(x, rr))) {
+                real.add(r);
+                out.add(t);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.cudnntool.install;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+
+/**
+ * Every change the tool makes to a target goes through this port, one call per change, so
+ * tests can make any single call fail and check the target comes back exactly as it was.
+ */
+public interface FileOps {
+    void createDirectory(Path dir) throws IOException;
+
+    /** An atomic rename within one file system; never a copy. */
+    void move(Path from, Path to) throws IOException;
+
+    void delete(Path path) throws IOException;
+
+    /** A new file (it must not exist) to write content into. */
+    OutputStream newFile(Path file) throws IOException;
+
+    void createSymbolicLink(Path link, String target) throws IOException;
+
+    /** Sets POSIX permission bits where the file system has them; a no-op elsewhere. */
+    void setMode(Path file, int mode) throws IOException;
+
+    /** Writes the whole file through a temporary file, forced to disk, then renamed over it. */
+    void writeAtomically(Path file, byte[] content) throws IOException;
+
+    /** Proves the folder accepts new files by creating and removing one. */
+    void checkWritable(Path dir) throws IOException;
+}

@@ -1,0 +1,194 @@
+package dev.cudnntool.install;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveItem;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.EntryType;
+import dev.cudnntool.archive.Hex;
+import dev.cudnntool.archive.LibraryName;
+import dev.cudnntool.archive.OsFamily;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Decides where each archive file goes and what happens to what is already there (the placement
+ * rules of the install issue). Pure with respect to the target: it only reads.
+ */
+public final class Placement {
+    private Placement() {
+    }
+
+    /** The destination of one archive file, or empty when it is not installed (licence, folders). */
+    public static Optional<Path> destination(InstallTarget t, ArchiveName n, ArchiveItem item) {
+        if (item.type() == EntryType.DIRECTORY) {
+            return Optional.empty();
+        }
+        String[] rel = item.relPath().split("/");
+        if (t.kind() == InstallTarget.Kind.PREFIX) {
+            Path p = t.root();
+            for (String s : rel) {
+                p = p.resolve(s);
+            }
+            return Optional.of(p);
+        }
+        String file = item.fileName();
+        switch (item.role()) {
+            case HEADER:
+                Path inc = t.root().resolve("include");
+                for (int i = 1; i < rel.length; i++) {
+                    inc = inc.resolve(rel[i]);
+                }
+                return Optional.of(inc);
+            case RUNTIME_LIBRARY:
+                return Optional.of(n.os() == OsFamily.WINDOWS ? t.root().resolve("bin").resolve(file)
+                        : t.linuxLibDir().resolve(file));
+            case IMPORT_LIBRARY:
+                return Optional.of(t.root().resolve("lib").resolve("x64").resolve(file));
+            case STATIC_LIBRARY:
+                return n.os() == OsFamily.WINDOWS ? Optional.empty() : Optional.of(t.linuxLibDir().resolve(file));
+            default:
+                return Optional.empty(); // licence and unknown extras stay in the install record only
+        }
+    }
+
+    public static InstallPlan plan(InstallTarget t, ArchiveReport report) {
+        ArchiveName n = report.name();
+        List<PlanStep> steps = new ArrayList<>();
+        Map<String, PlanStep> byDest = new TreeMap<>();
+        Set<Path> dirs = new LinkedHashSet<>();
+        for (ArchiveItem item : report.entries()) {
+            Optional<Path> dest = destination(t, n, item);
+            if (dest.isEmpty()) {
+                continue;
+            }
+            String key = dest.get().toString().toLowerCase(Locale.ROOT);
+            if (byDest.containsKey(key)) {
+                throw new ToolException(ExitCode.ARCHIVE_REJECTED, "archive " + n.fileName() + " has two files for "
+                        + dest.get() + " (" + byDest.get(key).source() + " and " + item.relPath() + ")",
+                        "use the archive exactly as NVIDIA published it");
+            }
+            PlanStep.Action action = actionFor(dest.get(), item);
+            PlanStep step = new PlanStep(item.relPath(), dest.get().toString(), action, item, dest.get());
+            byDest.put(key, step);
+            steps.add(step);
+            if (item.role() != dev.cudnntool.archive.EntryRole.LICENSE) {
+                dirs.add(dest.get().getParent());
+            }
+        }
+        List<Finding> findings = new ArrayList<>();
+        Set<String> otherMajors = new TreeSet<>();
+        for (Path dir : dirs) {
+            for (Path existing : list(dir)) {
+                String key = existing.toString().toLowerCase(Locale.ROOT);
+                if (byDest.containsKey(key)) {
+                    continue;
+                }
+                String name = existing.getFileName().toString();
+                Optional<Integer> owned = ownedMajor(name);
+                if (owned.isEmpty()) {
+                    continue;
+                }
+                int major = owned.get();
+                if (major >= 0 && major != n.major()) {
+                    otherMajors.add(name);
+                    continue;
+                }
+                steps.add(new PlanStep(null, existing.toString(), PlanStep.Action.REMOVE, null, existing));
+            }
+        }
+        if (!otherMajors.isEmpty()) {
+            findings.add(Finding.info("install.other-major-kept", "cuDNN files of another major stay where they are, for"
+                    + " programs built against them: " + String.join(", ", otherMajors)));
+        }
+        return new InstallPlan(t, steps, findings);
+    }
+
+    /**
+     * Whether a file in a destination folder belongs to cuDNN, and to which major: -1 for files
+     * without one (headers, libcudnn.so, cudnn.lib), which always belong to the release installed.
+     */
+    static Optional<Integer> ownedMajor(String fileName) {
+        String lower = fileName.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("cudnn") && lower.endsWith(".h")) {
+            return Optional.of(-1);
+        }
+        Optional<LibraryName> l = LibraryName.parse(fileName);
+        if (l.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(l.get().major() == null ? -1 : l.get().major());
+    }
+
+    private static PlanStep.Action actionFor(Path dest, ArchiveItem item) {
+        if (!Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
+            return PlanStep.Action.ADD;
+        }
+        try {
+            if (item.type() == EntryType.SYMLINK) {
+                return Files.isSymbolicLink(dest) && Files.readSymbolicLink(dest).toString().equals(item.linkTarget())
+                        ? PlanStep.Action.SAME : PlanStep.Action.REPLACE;
+            }
+            if (Files.isRegularFile(dest, LinkOption.NOFOLLOW_LINKS) && Files.size(dest) == item.size()
+                    && sha256(dest).equals(item.sha256())) {
+                return PlanStep.Action.SAME;
+            }
+        } catch (IOException e) {
+            return PlanStep.Action.REPLACE;
+        }
+        return PlanStep.Action.REPLACE;
+    }
+
+    private static List<Path> list(Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    public static String sha256(Path file) throws IOException {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buf = new byte[1 << 16];
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                md.update(buf, 0, n);
+            }
+        }
+        return Hex.of(md.digest());
+    }
+}

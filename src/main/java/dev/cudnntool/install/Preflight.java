@@ -1,0 +1,68 @@
+package dev.cudnntool.install;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.host.Platform;
+import dev.cudnntool.host.PlatformCheck;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.ToolkitLocator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The host checks an install runs before a single file moves: platform, driver, toolkit, the
+ * library search path and shadowing copies. --force turns the errors in {@link #FORCIBLE} into
+ * warnings; the others (no target, a 32-bit JVM) cannot be forced.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
+                        InstallTarget target, List<LibrarySearchCheck.CudnnCopy> otherCopies, List<Finding> findings) {
+
+    public static final Set<String> FORCIBLE = Set.of("platform.mismatch", "driver.too-old", "driver.failed",
+            "toolkit.cuda-major-mismatch", "cudnn.shadow", "cudnn.zlibwapi-missing");
+
+    public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
+        List<Finding> findings = new ArrayList<>();
+        Platform platform = Platform.detect(host);
+        List<Finding> platformFindings = PlatformCheck.check(platform, archive);
+        findings.addAll(platformFindings);
+        boolean platformOk = platformFindings.stream().noneMatch(f -> f.id().equals("platform.mismatch"));
+        DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
+        findings.addAll(driver.findings());
+        Toolkit toolkit = null;
+        List<Toolkit> found = List.of();
+        InstallTarget target;
+        if (prefix != null) {
+            target = InstallTarget.prefix(prefix.toAbsolutePath().normalize(), archive.os());
+        } else {
+            ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, archive);
+            findings.addAll(sel.findings());
+            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive));
+            toolkit = sel.chosen();
+            found = sel.found();
+            target = toolkit == null ? null : InstallTarget.toolkit(toolkit, archive.os());
+        }
+        List<LibrarySearchCheck.CudnnCopy> copies = List.of();
+        if (target != null && platformOk) {
+            LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, target.runtimeDir(archive),
+                    archive.major(), archive.version());
+            findings.addAll(search.findings());
+            copies = search.copies();
+        }
+        if (force) {
+            findings = findings.stream().map(f -> FORCIBLE.contains(f.id()) ? f.forced() : f).toList();
+        }
+        return new Preflight(platform, driver.driver(), toolkit, found, target, copies, findings);
+    }
+
+    public boolean ready() {
+        return target != null && !Finding.anyError(findings);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.cudnntool.install;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import java.util.List;
+
+/** How a rollback (or its dry run) ended; {@code steps} are the journal steps it ran or would run. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RollbackOutcome(@JsonIgnore ExitCode exit, String summary, String installId, String version,
+                              List<Journal.Op> steps, List<String> keptChangedFiles, List<Finding> findings,
+                              @JsonIgnore boolean createdRoot) {
+    public RollbackOutcome(ExitCode exit, String summary, String installId, String version, List<Journal.Op> steps,
+                           List<String> keptChangedFiles, List<Finding> findings) {
+        this(exit, summary, installId, version, steps, keptChangedFiles, findings, false);
+    }
+}

@@ -1,0 +1,303 @@
+package dev.cudnntool.install;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.host.Host;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Undoes an install exactly: removes what it put in place and puts back what it moved out,
+ * after checking nobody changed those files since (refused with exit 8 unless --force) and that
+ * the backups are intact. Journaled like an install: a killed rollback is resumed by the next.
+ */
+public final class RollbackService {
+    private final Host host;
+    private final FileOps ops;
+
+    public RollbackService(Host host, FileOps ops) {
+        this.host = host;
+        this.ops = ops;
+    }
+
+    /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Entry(String id, String date, String version, String archive, String state, boolean newest,
+                        int filesInstalled, int filesBackedUp) {
+    }
+
+    public List<Entry> list(InstallTarget t) {
+        List<Entry> out = new ArrayList<>();
+        try {
+            List<InstallRecord> records = History.list(t.stateDir());
+            for (int i = 0; i < records.size(); i++) {
+                InstallRecord r = records.get(i);
+                out.add(new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), "active", i == records.size() - 1,
+                        r.installed().size(), r.backedUp().size()));
+            }
+            Journal j = JournalRunner.read(t.stateDir());
+            if (j != null) {
+                out.add(new Entry(j.id(), j.startedAt(), null, null, "unfinished " + j.kind(), false, 0, 0));
+            }
+        } catch (IOException e) {
+            throw new ToolException(ExitCode.NOTHING_TO_ROLL_BACK, "cannot read the install history in " + t.stateDir()
+                    + ": " + e.getMessage(), "check the folder is readable", e);
+        }
+        return out;
+    }
+
+    public RollbackOutcome rollback(InstallTarget t, String id, boolean force, boolean dryRun) {
+        Path state = t.stateDir();
+        if (!Files.isDirectory(state)) {
+            return nothing("nothing to roll back: cudnn-tool has not installed anything in " + t.root());
+        }
+        TargetLock lock = dryRun ? null : TargetLock.acquire(state);
+        RollbackOutcome outcome = null;
+        try {
+            outcome = run(t, id, force, dryRun);
+            return outcome;
+        } finally {
+            if (lock != null) {
+                lock.release(false);
+                removeStateDirIfEmpty(state);
+                if (outcome != null && outcome.exit() == ExitCode.OK && outcome.createdRoot() && Files.isDirectory(t.root())) {
+                    try {
+                        if (JournalRunner.isEmptyDir(t.root())) {
+                            ops.delete(t.root()); // the install created this --prefix folder
+                        }
+                    } catch (IOException ignored) {
+                        // an empty folder may stay
+                    }
+                }
+            }
+        }
+    }
+
+    private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun) {
+        Path state = t.stateDir();
+        JournalRunner runner = new JournalRunner(ops, host.fs());
+        Journal pending;
+        List<InstallRecord> records;
+        try {
+            pending = JournalRunner.read(state);
+            records = History.list(state);
+        } catch (IOException e) {
+            return nothing("cannot read the install history in " + state + ": " + e.getMessage());
+        }
+        if (pending != null) {
+            return resume(t, runner, pending, dryRun);
+        }
+        cleanTrash(runner, state);
+        if (records.isEmpty()) {
+            return nothing("nothing to roll back: no install recorded in " + t.root());
+        }
+        InstallRecord rec = id == null ? records.get(records.size() - 1)
+                : records.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+        if (rec == null) {
+            return nothing("no install with id " + id + " in " + t.root() + " (cudnn-rollback --list shows the ids)");
+        }
+        List<String> later = records.subList(records.indexOf(rec) + 1, records.size()).stream().map(InstallRecord::id).toList();
+        if (!later.isEmpty() && !force) {
+            return refused(rec, "install " + rec.id() + " has later installs on top of it (" + String.join(", ", later)
+                    + "); roll those back first, or pass --force");
+        }
+        List<String> changed = new ArrayList<>();
+        for (InstallRecord.InstalledFile f : rec.installed()) {
+            if (!matches(host.path(f.path()), f.sha256(), f.linkTarget())) {
+                changed.add(f.path());
+            }
+        }
+        if (!changed.isEmpty() && !force) {
+            return refused(rec, changed.size() + " file(s) installed by " + rec.id() + " were changed since: "
+                    + abbreviate(changed) + "; pass --force to roll back anyway (the changed files are kept in " + state.resolve("kept") + ")");
+        }
+        for (InstallRecord.BackedUpFile b : rec.backedUp()) {
+            if (!matches(host.path(b.backup()), b.sha256(), b.linkTarget())) {
+                return refused(rec, "the backup " + b.backup() + " of " + b.original() + " is missing or damaged,"
+                        + " so it cannot be restored");
+            }
+        }
+        Path historyDir = History.dir(state).resolve(rec.id());
+        Path removedRoot = historyDir.resolve("removed");
+        Path keptRoot = state.resolve("kept").resolve(rec.id());
+        List<Journal.Op> jops = new ArrayList<>();
+        List<Path> toolDirs = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        int n = 0;
+        for (InstallRecord.InstalledFile f : rec.installed()) {
+            Path dest = host.path(f.path());
+            if (!Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
+                continue; // deleted since (allowed by --force): nothing to remove
+            }
+            boolean keep = changed.contains(f.path());
+            Path slot = (keep ? keptRoot : removedRoot).resolve(Integer.toString(n++));
+            toolDirs.add(slot);
+            Path to = slot.resolve(dest.getFileName().toString());
+            jops.add(Journal.Op.move(dest.toString(), to.toString()));
+            if (keep) {
+                kept.add(to.toString());
+            }
+        }
+        for (InstallRecord.BackedUpFile b : rec.backedUp()) {
+            jops.add(Journal.Op.move(b.backup(), b.original()));
+        }
+        List<String> created = new ArrayList<>(rec.createdDirs());
+        java.util.Collections.reverse(created);
+        boolean createdRoot = false;
+        for (String d : created) {
+            if (host.path(d).equals(t.root())) {
+                createdRoot = true;
+                continue;
+            }
+            jops.add(Journal.Op.rmdir(d));
+        }
+        // Last step: the history entry goes to the trash, so a finished rollback leaves no record behind.
+        Path trash = state.resolve("trash").resolve(rec.id());
+        toolDirs.add(trash.getParent());
+        jops.add(Journal.Op.move(historyDir.toString(), trash.toString()));
+        String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
+        if (dryRun) {
+            return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
+                    + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(), jops,
+                    kept, List.of(), false);
+        }
+        Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", java.time.Instant.now().toString(),
+                t.root().toString(), jops, rec.id(), false);
+        try {
+            for (Path d : toolDirs) {
+                mkdirs(d);
+            }
+            runner.write(state, journal);
+            runner.forward(jops);
+            ops.delete(JournalRunner.journalFile(state)); // the commit point
+        } catch (IOException e) {
+            return revert(runner, state, journal, toolDirs, rec, e);
+        }
+        cleanTrash(runner, state);
+        return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
+                + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
+                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, List.of(), createdRoot);
+    }
+
+    private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,
+                                   InstallRecord rec, IOException cause) {
+        String why = "rollback of " + rec.id() + " failed (" + InstallService.describe(cause) + ")";
+        try {
+            if (Files.exists(JournalRunner.journalFile(state))) {
+                runner.backward(journal.ops());
+                ops.delete(JournalRunner.journalFile(state));
+            }
+            for (int i = toolDirs.size() - 1; i >= 0; i--) {
+                removeEmptyUpTo(toolDirs.get(i), state);
+            }
+        } catch (IOException e2) {
+            return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
+                    + InstallService.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
+                    journal.ops(), List.of(), List.of(Finding.error("install.unfinished", why,
+                    "run cudnn-rollback again: it resumes the rollback")));
+        }
+        return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
+                journal.ops(), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
+    }
+
+    /** Completes whatever a killed run left: an install is undone, a rollback is finished. */
+    private RollbackOutcome resume(InstallTarget t, JournalRunner runner, Journal j, boolean dryRun) {
+        Path state = t.stateDir();
+        boolean install = j.kind().equals("install");
+        String what = install ? "undo the interrupted install " + j.id() : "finish the interrupted rollback of " + j.recordId();
+        if (dryRun) {
+            return new RollbackOutcome(ExitCode.OK, "dry run: would " + what + "; nothing was changed", j.recordId(), null,
+                    j.ops(), List.of(), List.of());
+        }
+        try {
+            if (install) {
+                runner.write(state, j.withState("rolling-back"));
+                runner.backward(j.ops());
+                runner.deleteTree(History.dir(state).resolve(j.id()));
+                runner.deleteTree(state.resolve("staging-" + j.id()));
+            } else {
+                runner.forward(j.ops());
+            }
+            ops.delete(JournalRunner.journalFile(state));
+        } catch (IOException e) {
+            return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + InstallService.describe(e)
+                    + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, j.ops(), List.of(),
+                    List.of(Finding.error("install.unfinished", "could not " + what, "fix the cause and run cudnn-rollback again")));
+        }
+        cleanTrash(runner, state);
+        return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
+                : "finished the interrupted rollback of " + j.recordId() + "; ") + t.root() + " is as it was before it",
+                j.recordId(), null, j.ops(), List.of(), List.of());
+    }
+
+    private boolean matches(Path p, String sha256, String linkTarget) {
+        try {
+            if (linkTarget != null) {
+                return Files.isSymbolicLink(p) && Files.readSymbolicLink(p).toString().equals(linkTarget);
+            }
+            return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Placement.sha256(p).equals(sha256);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void cleanTrash(JournalRunner runner, Path state) {
+        try {
+            runner.deleteTree(state.resolve("trash"));
+        } catch (IOException ignored) {
+            // left for the next run; it holds only the tool's own records
+        }
+    }
+
+    private void mkdirs(Path dir) throws IOException {
+        if (dir == null || Files.isDirectory(dir)) {
+            return;
+        }
+        mkdirs(dir.getParent());
+        ops.createDirectory(dir);
+    }
+
+    private void removeEmptyUpTo(Path dir, Path stop) throws IOException {
+        for (Path d = dir; d != null && !d.equals(stop) && d.startsWith(stop); d = d.getParent()) {
+            if (Files.isDirectory(d) && JournalRunner.isEmptyDir(d)) {
+                ops.delete(d);
+            }
+        }
+    }
+
+    private void removeStateDirIfEmpty(Path state) {
+        try {
+            Path hist = History.dir(state);
+            if (Files.isDirectory(hist) && JournalRunner.isEmptyDir(hist)) {
+                ops.delete(hist);
+            }
+            if (InstallService.onlyLockLeft(state)) {
+                Files.deleteIfExists(state.resolve("lock"));
+                ops.delete(state);
+            }
+        } catch (IOException ignored) {
+            // an empty tool folder is harmless
+        }
+    }
+
+    private static String abbreviate(List<String> files) {
+        return files.size() <= 5 ? String.join(", ", files) : String.join(", ", files.subList(0, 5)) + " and " + (files.size() - 5) + " more";
+    }
+
+    private static RollbackOutcome nothing(String message) {
+        return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, message, null, null, List.of(), List.of(),
+                List.of(Finding.error("rollback.nothing", message, "cudnn-rollback --list shows what can be rolled back")));
+    }
+
+    private static RollbackOutcome refused(InstallRecord rec, String message) {
+        return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "rollback refused: " + message, rec.id(), rec.version(),
+                List.of(), List.of(), List.of(Finding.error("rollback.refused", message,
+                "see the message; --force overrides changed files and later installs, never damaged backups")));
+    }
+}

@@ -1,0 +1,161 @@
+package dev.cudnntool.probe;
+
+import com.sun.jna.Function;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
+import com.sun.jna.Structure;
+import com.sun.jna.WString;
+import com.sun.jna.ptr.PointerByReference;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operating system's own loader, called directly (dlopen/dlsym/dladdr on Linux,
+ * LoadLibraryExW/GetProcAddress/GetModuleFileNameW on Windows) so the probe sees the loader's
+ * real error text and the absolute file it chose. Runs only in the probe's child process.
+ */
+interface NativeLoader {
+    /** A loaded module, or the loader's error (with the Windows error code where there is one). */
+    record Opened(Pointer handle, String error, Integer errorCode) {
+        boolean ok() {
+            return handle != null;
+        }
+    }
+
+    /** @param resolveNow bind every symbol now (RTLD_NOW), so a missing one fails here, not later */
+    Opened open(String pathOrName, boolean byPath, boolean resolveNow);
+
+    Pointer symbol(Pointer handle, String name);
+
+    /** The absolute file the loaded module came from. */
+    String fileOf(Pointer handle, Pointer someSymbol);
+
+    void close(Pointer handle);
+
+    static NativeLoader forThisPlatform() {
+        return Platform.isWindows() ? new Windows() : new Posix();
+    }
+
+    static Function function(Pointer p) {
+        return Function.getFunction(p);
+    }
+
+    final class Posix implements NativeLoader {
+        static final int RTLD_LAZY = 1;
+        static final int RTLD_NOW = 2;
+
+        public interface Dl extends Library {
+            Pointer dlopen(String file, int mode);
+
+            Pointer dlsym(Pointer handle, String name);
+
+            String dlerror();
+
+            int dlclose(Pointer handle);
+
+            int dladdr(Pointer addr, DlInfo info);
+        }
+
+        @Structure.FieldOrder({"dli_fname", "dli_fbase", "dli_sname", "dli_saddr"})
+        public static class DlInfo extends Structure {
+            public String dli_fname;
+            public Pointer dli_fbase;
+            public String dli_sname;
+            public Pointer dli_saddr;
+        }
+
+        private final Dl dl = load();
+
+        private static Dl load() {
+            try {
+                return Native.load("c", Dl.class);
+            } catch (UnsatisfiedLinkError e) {
+                return Native.load("dl", Dl.class); // glibc before 2.34 keeps dlopen in libdl
+            }
+        }
+
+        @Override
+        public Opened open(String pathOrName, boolean byPath, boolean resolveNow) {
+            dl.dlerror();
+            Pointer h = dl.dlopen(pathOrName, resolveNow ? RTLD_NOW : RTLD_LAZY);
+            return h == null ? new Opened(null, dl.dlerror(), null) : new Opened(h, null, null);
+        }
+
+        @Override
+        public Pointer symbol(Pointer handle, String name) {
+            return dl.dlsym(handle, name);
+        }
+
+        @Override
+        public String fileOf(Pointer handle, Pointer someSymbol) {
+            DlInfo info = new DlInfo();
+            return someSymbol != null && dl.dladdr(someSymbol, info) != 0 ? info.dli_fname : null;
+        }
+
+        @Override
+        public void close(Pointer handle) {
+            dl.dlclose(handle);
+        }
+    }
+
+    final class Windows implements NativeLoader {
+        static final int LOAD_WITH_ALTERED_SEARCH_PATH = 0x8;
+        static final int FROM_ADDRESS = 0x4;
+        static final int UNCHANGED_REFCOUNT = 0x2;
+
+        public interface Kernel32 extends Library {
+            Pointer LoadLibraryExW(WString name, Pointer reserved, int flags);
+
+            Pointer GetProcAddress(Pointer module, String name);
+
+            int GetModuleFileNameW(Pointer module, char[] buffer, int size);
+
+            boolean GetModuleHandleExW(int flags, Pointer address, PointerByReference module);
+
+            boolean FreeLibrary(Pointer module);
+        }
+
+        private final Kernel32 k = Native.load("kernel32", Kernel32.class,
+                Map.of(Library.OPTION_CALLING_CONVENTION, Function.C_CONVENTION));
+
+        @Override
+        public Opened open(String pathOrName, boolean byPath, boolean resolveNow) {
+            Pointer h = k.LoadLibraryExW(new WString(pathOrName), null, byPath ? LOAD_WITH_ALTERED_SEARCH_PATH : 0);
+            if (h != null) {
+                return new Opened(h, null, null);
+            }
+            int code = Native.getLastError();
+            return new Opened(null, windowsError(code), code);
+        }
+
+        static String windowsError(int code) {
+            return switch (code) {
+                case 126 -> "error 126: the module or one of its dependencies was not found";
+                case 127 -> "error 127: a procedure was not found (DLLs from different cuDNN releases mixed)";
+                case 193 -> "error 193: not a valid Win32 application (wrong architecture, e.g. a 32-bit DLL)";
+                default -> "error " + code;
+            };
+        }
+
+        @Override
+        public Pointer symbol(Pointer handle, String name) {
+            return k.GetProcAddress(handle, name);
+        }
+
+        @Override
+        public String fileOf(Pointer handle, Pointer someSymbol) {
+            char[] buf = new char[32768];
+            int n = k.GetModuleFileNameW(handle, buf, buf.length);
+            return n > 0 ? new String(buf, 0, n) : null;
+        }
+
+        @Override
+        public void close(Pointer handle) {
+            k.FreeLibrary(handle);
+        }
+    }
+
+    List<String> NOTHING = List.of();
+}

@@ -1,0 +1,134 @@
+package dev.cudnntool.probe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The probe's child process. Prints one JSON object per line, flushed at once, so that whatever
+ * it learned survives if cuDNN aborts the process halfway (a missing sub-library makes cuDNN call
+ * abort()). Arguments: --library ABS_PATH --name BARE_NAME [--sub ABS_PATH]...
+ */
+public final class ProbeMain {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static PrintStream out;
+
+    private ProbeMain() {
+    }
+
+    public static void main(String[] args) {
+        out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        String library = null;
+        String name = null;
+        List<String> subs = new ArrayList<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--library" -> library = args[i + 1];
+                case "--name" -> name = args[i + 1];
+                case "--sub" -> subs.add(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        NativeLoader loader = NativeLoader.forThisPlatform();
+        if (name != null) {
+            byName(loader, name);
+        }
+        for (String sub : subs) {
+            NativeLoader.Opened o = loader.open(sub, true, true);
+            ObjectNode e = event("subLibrary").put("path", sub).put("loaded", o.ok());
+            if (!o.ok()) {
+                e.put("error", o.error());
+                if (o.errorCode() != null) {
+                    e.put("errorCode", o.errorCode());
+                }
+            }
+            emit(e);
+        }
+        NativeLoader.Opened main = loader.open(library, true, false);
+        if (!main.ok()) {
+            ObjectNode e = event("mainLoadFailed").put("path", library).put("error", main.error());
+            if (main.errorCode() != null) {
+                e.put("errorCode", main.errorCode());
+            }
+            emit(e);
+            emit(event("done"));
+            return;
+        }
+        Pointer getVersion = loader.symbol(main.handle(), "cudnnGetVersion");
+        emit(event("mainLoaded").put("path", library).put("loadedPath", loader.fileOf(main.handle(), getVersion)));
+        if (getVersion == null) {
+            emit(event("notCudnn").put("error", "the library has no cudnnGetVersion"));
+            emit(event("done"));
+            return;
+        }
+        emit(event("calling").put("function", "cudnnGetVersion"));
+        long version = NativeLoader.function(getVersion).invokeLong(new Object[0]);
+        emit(event("version").put("value", version));
+        Pointer cudart = loader.symbol(main.handle(), "cudnnGetCudartVersion");
+        if (cudart != null) {
+            emit(event("cudartVersion").put("value", NativeLoader.function(cudart).invokeLong(new Object[0])));
+        }
+        Pointer prop = loader.symbol(main.handle(), "cudnnGetProperty");
+        if (prop != null) {
+            ObjectNode e = event("properties");
+            String[] names = {"major", "minor", "patch"};
+            for (int i = 0; i < 3; i++) {
+                Memory value = new Memory(4);
+                value.setInt(0, -1);
+                int status = NativeLoader.function(prop).invokeInt(new Object[] {i, value});
+                e.put(names[i], status == 0 ? value.getInt(0) : -1);
+            }
+            emit(e);
+        }
+        Pointer maxDev = loader.symbol(main.handle(), "cudnnGetMaxDeviceVersion");
+        if (maxDev != null) {
+            emit(event("maxDeviceVersion").put("value", NativeLoader.function(maxDev).invokeLong(new Object[0])));
+        }
+        Pointer create = loader.symbol(main.handle(), "cudnnCreate");
+        if (create != null) {
+            emit(event("calling").put("function", "cudnnCreate"));
+            Memory handle = new Memory(8);
+            handle.setLong(0, 0);
+            int status = NativeLoader.function(create).invokeInt(new Object[] {handle});
+            ObjectNode e = event("handle").put("status", status);
+            Pointer errString = loader.symbol(main.handle(), "cudnnGetErrorString");
+            if (errString != null) {
+                e.put("statusName", NativeLoader.function(errString).invokeString(new Object[] {status}, false));
+            }
+            if (status == 0) {
+                Pointer destroy = loader.symbol(main.handle(), "cudnnDestroy");
+                if (destroy != null) {
+                    e.put("destroyStatus", NativeLoader.function(destroy).invokeInt(new Object[] {handle.getPointer(0)}));
+                }
+            }
+            emit(e);
+        }
+        emit(event("done"));
+    }
+
+    /** Loads by bare name through the ordinary search, notes which file won, and unloads it again. */
+    private static void byName(NativeLoader loader, String name) {
+        NativeLoader.Opened o = loader.open(name, false, false);
+        if (!o.ok()) {
+            emit(event("byName").put("name", name).put("error", o.error()));
+            return;
+        }
+        Pointer sym = loader.symbol(o.handle(), "cudnnGetVersion");
+        emit(event("byName").put("name", name).put("loadedPath", loader.fileOf(o.handle(), sym)));
+        loader.close(o.handle());
+    }
+
+    private static ObjectNode event(String type) {
+        return JSON.createObjectNode().put("event", type);
+    }
+
+    private static void emit(ObjectNode e) {
+        out.println(e.toString());
+        out.flush();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.HeaderVersion;
+import dev.cudnntool.archive.LibraryName;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.LibrarySearchCheck;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Finds the cuDNN in a toolkit or prefix folder without loading anything. */
+public final class CudnnScan {
+    private CudnnScan() {
+    }
+
+    /**
+     * @param runtimeDirs where runtime libraries may be (toolkit bin or lib64; a prefix's bin, bin/x64, lib, lib64)
+     * @param includeDir  where the headers are
+     * @param importDir   Windows import libraries (lib\x64), or null
+     * @param wantMajor   the major to look at (from --expect), or 0 for the newest found
+     */
+    public static Optional<InstalledCudnn> scan(Host host, List<Path> runtimeDirs, Path includeDir, Path importDir,
+                                                int wantMajor) {
+        TreeMap<Integer, Path> mains = new TreeMap<>();
+        for (Path dir : runtimeDirs) {
+            for (Path f : list(dir)) {
+                Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
+                if (n.isEmpty() || !n.get().isRuntime() || !n.get().base().equals("cudnn") || n.get().major() == null) {
+                    continue;
+                }
+                String expected = host.windows() ? CudnnComponents.windowsDll("cudnn", n.get().major())
+                        : CudnnComponents.linuxSoname("cudnn", n.get().major());
+                if (f.getFileName().toString().equalsIgnoreCase(expected)) {
+                    mains.putIfAbsent(n.get().major(), f);
+                }
+            }
+        }
+        if (mains.isEmpty()) {
+            return Optional.empty();
+        }
+        int major = wantMajor > 0 && mains.containsKey(wantMajor) ? wantMajor : mains.lastKey();
+        Path main = mains.get(major);
+        Path dir = main.getParent();
+        List<String> missing = new ArrayList<>();
+        List<Path> subs = new ArrayList<>();
+        for (String base : CudnnComponents.subLibraries(major)) {
+            String file = host.windows() ? CudnnComponents.windowsDll(base, major) : CudnnComponents.linuxSoname(base, major);
+            Path p = dir.resolve(file);
+            if (Files.exists(p)) {
+                subs.add(p);
+            } else {
+                missing.add(file);
+            }
+        }
+        CudnnVersion header = null;
+        String headerFile = null;
+        for (String h : CudnnComponents.headers(major)) {
+            if (!Files.isRegularFile(includeDir.resolve(h))) {
+                missing.add("include/" + h);
+            }
+        }
+        Path vh = includeDir.resolve(CudnnComponents.versionHeader(major));
+        try {
+            if (Files.isRegularFile(vh)) {
+                header = HeaderVersion.parse(Files.readString(vh, java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+                headerFile = vh.toString();
+            }
+        } catch (IOException ignored) {
+            // unreadable header: reported as no header version
+        }
+        if (host.windows() && importDir != null) {
+            for (String base : CudnnComponents.libraries(major)) {
+                if (!Files.isRegularFile(importDir.resolve(base + ".lib"))) {
+                    missing.add("lib/x64/" + base + ".lib");
+                }
+            }
+        }
+        Map<String, String> versions = new TreeMap<>();
+        List<Path> all = new ArrayList<>(subs);
+        all.add(0, main);
+        for (Path p : all) {
+            String v = LibrarySearchCheck.versionOfLibrary(host, p);
+            if (v != null) {
+                versions.put(p.getFileName().toString(), v);
+            }
+        }
+        List<Integer> others = new ArrayList<>(new TreeSet<>(mains.keySet()));
+        others.remove(Integer.valueOf(major));
+        return Optional.of(new InstalledCudnn(major, dir, main, subs, missing, header, headerFile, versions, others));
+    }
+
+    private static List<Path> list(Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            ds.forEach(out::add);
+        } catch (IOException ignored) {
+            // unreadable folder: nothing found there
+        }
+        out.sort(null);
+        return out;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.host.CudaVersion;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.install.PostInstallCheck;
+import dev.cudnntool.probe.ProbeResult;
+import dev.cudnntool.probe.ProbeRunner;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns what the probe learned into findings with causes and fixes. */
+public final class ProbeCheck {
+    private ProbeCheck() {
+    }
+
+    /**
+     * @param header        the installed header's version, or null
+     * @param toolkitCuda   the toolkit's CUDA version, or null (prefix, unknown)
+     * @param driverPresent whether nvidia-smi reported a working driver
+     */
+    public static List<Finding> findings(Host host, ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda,
+                                         boolean driverPresent) {
+        List<Finding> out = new ArrayList<>();
+        String reinstall = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
+        if (p.loadError() != null) {
+            out.add(Finding.error("cudnn.load-failed", "could not load " + p.library() + ": " + p.loadError(),
+                    p.loadError().contains("193") ? "replace it with the 64-bit (x64) build" : reinstall));
+        }
+        List<String> failedSubs = new ArrayList<>();
+        boolean mixed = false;
+        for (ProbeResult.SubLibrary s : p.subLibraries()) {
+            if (!s.loaded()) {
+                failedSubs.add(s.path() + ": " + s.error());
+                mixed |= s.errorCode() != null && s.errorCode() == 127 || String.valueOf(s.error()).contains("undefined symbol");
+            }
+        }
+        if (!failedSubs.isEmpty()) {
+            out.add(Finding.error("cudnn.load-failed", "the loader rejects " + failedSubs.size() + " sub-librar"
+                            + (failedSubs.size() == 1 ? "y" : "ies") + ": " + String.join("; ", failedSubs),
+                    mixed ? "sub-libraries from different cuDNN releases are mixed: " + reinstall : reinstall));
+        }
+        if (p.incomplete()) {
+            String how = p.timedOut() ? "did not answer within " + ProbeRunner.TIMEOUT.toSeconds() + " s"
+                    : "ended with exit status " + p.childExit() + (p.childExit() != null && p.childExit() == 134
+                    ? " (SIGABRT: cuDNN aborted the process)" : "");
+            out.add(Finding.error("cudnn.load-failed", "the probe process " + how
+                            + (p.lastCall() == null ? "" : " while calling " + p.lastCall())
+                            + (p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\""),
+                    "a sub-library is missing or from another release (the message above names it): " + reinstall));
+        }
+        if (p.loadedByNamePath() != null && p.loadedPath() != null && !sameFile(host, p.loadedByNamePath(), p.loadedPath())) {
+            String other = LibrarySearchCheck.versionOfLibrary(host, host.path(p.loadedByNamePath()));
+            out.add(Finding.error("cudnn.shadowed", "programs loading cuDNN by name get " + p.loadedByNamePath()
+                            + (other == null ? "" : " (cuDNN " + other + ")") + ", not " + p.loadedPath()
+                            + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")"),
+                    "remove the other copy's folder from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
+                            + " or delete it; put " + host.path(p.loadedPath()).getParent() + " first"));
+        }
+        if (p.versionString() != null && header != null
+                && !CudnnVersion.parse(p.versionString()).sameRelease(header)) {
+            out.add(Finding.error("cudnn.header-library-mismatch", "the header says cuDNN " + header
+                            + " but the library answers " + p.versionString() + " (cudnnGetVersion " + p.version()
+                            + "): a half-finished manual upgrade",
+                    reinstall + " so headers and libraries come from one release"));
+        }
+        if (p.cudartVersion() != null && p.cudartVersion() > 0 && toolkitCuda != null) {
+            CudaVersion built = CudaVersion.fromCudartNumber(p.cudartVersion());
+            if (built.major() != toolkitCuda.major()) {
+                out.add(Finding.error("cudnn.cudart-mismatch", "this cuDNN was built for CUDA " + built
+                                + " (cudnnGetCudartVersion " + p.cudartVersion() + ") but the toolkit is CUDA " + toolkitCuda,
+                        "install the _cuda" + toolkitCuda.major() + " build of the same cuDNN release"));
+            }
+        }
+        if (p.handleStatus() != null) {
+            String status = p.handleStatus() + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
+            if (p.handleStatus() != 0 && !driverPresent) {
+                out.add(Finding.info("cudnn.no-gpu", "no NVIDIA driver, so no cuDNN handle can be made (cudnnCreate returned "
+                        + status + "); the library itself loads and answers"));
+            } else if (p.handleStatus() != 0) {
+                out.add(Finding.error("cudnn.handle-failed", "cudnnCreate failed with status " + status
+                                + " although a driver is present",
+                        "check that nvidia-smi lists the GPU and that the driver supports CUDA "
+                                + (p.cudartVersionString() == null ? "of this build" : p.cudartVersionString())
+                                + "; update the driver if it is older"));
+            }
+        }
+        return out;
+    }
+
+    static boolean sameFile(Host host, String a, String b) {
+        try {
+            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return host.samePath(host.path(a), host.path(b));
+        }
+    }
+
+    /** The one-line summary finding of a working install. */
+    public static Finding ok(ProbeResult p, InstalledCudnn c) {
+        String handle = p.handleStatus() == null ? "no handle tried"
+                : p.handleStatus() == 0 ? "cudnnCreate succeeded" : "cudnnCreate " + p.handleStatus()
+                + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
+        return new Finding("cudnn.ok", Severity.INFO, "cuDNN " + p.versionString() + " (" + p.version() + ") in "
+                + c.runtimeDir() + ", loaded from " + p.loadedPath()
+                + (p.cudartVersionString() == null ? "" : ", built for CUDA " + p.cudartVersionString()) + ", " + handle, "");
+    }
+
+    /**
+     * The check cudnn-install runs after its commit: load the installed library in a child and
+     * confirm it answers with the archive's version. Skipped where it cannot run (another OS's
+     * archive, a target not on this machine's file system).
+     */
+    public static PostInstallCheck forInstall(Host host) {
+        ProbeRunner runner = new ProbeRunner(host.runner(), ProbeRunner.currentJava());
+        return (target, report) -> afterInstall(host, runner, target, report);
+    }
+
+    static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
+        ArchiveName n = report.name();
+        if (n.os() != host.os() || target.root().getFileSystem() != FileSystems.getDefault()) {
+            return List.of(Finding.info("install.probe-skipped", "the installed library was not loaded: "
+                    + (n.os() != host.os() ? "it is a " + n.os().label() + " build" : "the target is not on this machine's disks")));
+        }
+        Path dir = target.runtimeDir(n);
+        int major = n.major();
+        Path main = dir.resolve(host.windows() ? CudnnComponents.windowsDll("cudnn", major) : CudnnComponents.linuxSoname("cudnn", major));
+        List<Path> subs = CudnnComponents.subLibraries(major).stream()
+                .map(b -> dir.resolve(host.windows() ? CudnnComponents.windowsDll(b, major) : CudnnComponents.linuxSoname(b, major)))
+                .toList();
+        ProbeResult p = runner.probe(main, null, subs);
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : findings(host, p, n.version().release(), null, false)) {
+            boolean blocking = f.id().equals("cudnn.load-failed") || f.id().equals("cudnn.header-library-mismatch");
+            out.add(blocking || !f.isError() ? f : new Finding(f.id(), Severity.WARN, f.message(), f.fix()));
+        }
+        if (p.versionString() != null && !Finding.anyError(out)) {
+            out.add(Finding.info("install.probe-ok", "the installed library answers cudnnGetVersion = " + p.version()
+                    + " (cuDNN " + p.versionString() + ")"));
+        }
+        return out;
+    }
+}

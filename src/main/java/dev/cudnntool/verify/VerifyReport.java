@@ -1,0 +1,16 @@
+package dev.cudnntool.verify;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.Finding;
+import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.Platform;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.probe.ProbeResult;
+import java.util.List;
+
+/** Everything cudnn-verify established; {@code ok} when no finding is an error. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, InstallTarget target,
+                           InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings, boolean ok) {
+}

@@ -1,0 +1,223 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.host.PeFile;
+import dev.cudnntool.host.Platform;
+import dev.cudnntool.host.PlatformCheck;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.install.Journal;
+import dev.cudnntool.install.JournalRunner;
+import dev.cudnntool.probe.ProbeResult;
+import dev.cudnntool.probe.ProbeRunner;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Diagnoses an existing install: host, driver, toolkit, the cuDNN files, the search path, and
+ * finally the library itself through the probe. Every finding has a cause and a fix.
+ */
+public final class VerifyService {
+    private final Host host;
+    private final ProbeRunner probe;
+
+    /** @param probe null to skip loading the library (--no-probe) */
+    public VerifyService(Host host, ProbeRunner probe) {
+        this.host = host;
+        this.probe = probe;
+    }
+
+    public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect) {
+        List<Finding> findings = new ArrayList<>();
+        Platform platform = Platform.detect(host);
+        findings.addAll(PlatformCheck.check(platform, null));
+        DriverCheck.Result driver = DriverCheck.check(host, platform, null);
+        findings.addAll(driver.findings());
+        boolean asserted = expect != null || cudaPath != null || prefix != null;
+        Toolkit toolkit = null;
+        InstallTarget target;
+        OsFamily os = host.os();
+        if (prefix != null) {
+            target = InstallTarget.prefix(prefix, os);
+            if (!Files.isDirectory(prefix)) {
+                findings.add(Finding.error("cudnn.missing", "--prefix " + prefix + " is not a folder",
+                        "pass the folder cudnn-install --prefix installed into"));
+                return report(platform, driver, null, target, null, null, findings);
+            }
+        } else {
+            ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, null);
+            toolkit = sel.chosen();
+            for (Finding f : sel.findings()) {
+                // Without anything asserted, "no toolkit" is the plain answer, not a failure.
+                findings.add(f.id().equals("toolkit.missing") && !asserted ? new Finding(f.id(), Severity.INFO, f.message(), f.fix()) : f);
+            }
+            if (toolkit == null) {
+                return report(platform, driver, null, null, null, null, findings);
+            }
+            findings.addAll(ToolkitLocator.checkAgainst(toolkit, null));
+            target = InstallTarget.toolkit(toolkit, os);
+        }
+        unfinished(target, findings);
+        List<Path> runtimeDirs = new ArrayList<>();
+        Path includeDir;
+        Path importDir = null;
+        if (target.kind() == InstallTarget.Kind.PREFIX) {
+            for (String d : List.of("bin/x64", "bin", "lib", "lib64")) {
+                runtimeDirs.add(target.root().resolve(d));
+            }
+            includeDir = target.root().resolve("include");
+            importDir = target.root().resolve("lib").resolve("x64");
+            if (!Files.isDirectory(importDir)) {
+                importDir = target.root().resolve("lib");
+            }
+        } else if (host.windows()) {
+            runtimeDirs.add(target.root().resolve("bin"));
+            includeDir = target.root().resolve("include");
+            importDir = target.root().resolve("lib").resolve("x64");
+        } else {
+            runtimeDirs.add(target.linuxLibDir());
+            includeDir = target.root().resolve("include");
+        }
+        Optional<InstalledCudnn> scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir,
+                expect == null ? 0 : expect.major());
+        if (scanned.isEmpty()) {
+            findings.add(new Finding("cudnn.missing", expect != null ? Severity.ERROR : Severity.INFO,
+                    "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
+                    "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));
+            return report(platform, driver, toolkit, target, null, null, findings);
+        }
+        InstalledCudnn c = scanned.get();
+        files(c, findings);
+        CudnnVersion installedRelease = c.headerVersion();
+        LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(),
+                installedRelease == null ? null : installedRelease);
+        findings.addAll(search.findings());
+        ProbeResult p = null;
+        if (probe != null) {
+            String bareName = host.windows() ? CudnnComponents.windowsDll("cudnn", c.major())
+                    : CudnnComponents.linuxSoname("cudnn", c.major());
+            p = probe.probe(c.mainLibrary(), bareName, c.subLibraries());
+            findings.addAll(ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
+                    driver.driver().present()));
+        }
+        CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
+        if (expect != null) {
+            if (actual == null || !actual.sameRelease(expect)) {
+                findings.add(Finding.error("cudnn.expect-mismatch", "expected cuDNN " + expect.releaseString() + " but "
+                                + (actual == null ? "the installed version cannot be read" : "cuDNN " + actual + " is installed")
+                                + " in " + c.runtimeDir(),
+                        "install cuDNN " + expect.releaseString() + " with cudnn-install, or correct --expect"));
+            }
+        }
+        if (!Finding.anyError(findings)) {
+            findings.add(p != null && p.versionString() != null ? ProbeCheck.ok(p, c)
+                    : Finding.info("cudnn.ok", "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
+                    + (p == null ? " (not loaded: --no-probe)" : "")));
+        }
+        return report(platform, driver, toolkit, target, c, p, findings);
+    }
+
+    private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, InstallTarget target,
+                                InstalledCudnn c, ProbeResult p, List<Finding> findings) {
+        return new VerifyReport(platform, driver.driver(), toolkit, target, c, p, List.copyOf(findings),
+                !Finding.anyError(findings));
+    }
+
+    private static void unfinished(InstallTarget target, List<Finding> findings) {
+        try {
+            Journal j = JournalRunner.read(target.stateDir());
+            if (j != null) {
+                findings.add(Finding.error("install.unfinished", "an interrupted " + j.kind() + " (" + j.id() + ", started "
+                                + j.startedAt() + ") is pending in " + target.root() + "; its files may be half in place",
+                        "run cudnn-rollback" + (target.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + target.root() : "")
+                                + " to complete it"));
+            }
+        } catch (IOException e) {
+            findings.add(Finding.error("install.unfinished", "the journal in " + target.stateDir() + " cannot be read: "
+                    + e.getMessage(), "run cudnn-rollback to repair it"));
+        }
+    }
+
+    /** Completeness, mixed releases, Windows image checks. */
+    private void files(InstalledCudnn c, List<Finding> findings) {
+        if (!c.missing().isEmpty()) {
+            findings.add(Finding.error("cudnn.incomplete", "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
+                            + String.join(", ", c.missing()),
+                    "reinstall the complete archive with cudnn-install (a manual copy often misses lib\\x64 or sub-libraries)"));
+        }
+        Set<String> releases = new HashSet<>();
+        for (String v : c.fileVersions().values()) {
+            releases.add(release(v));
+        }
+        if (releases.size() > 1) {
+            findings.add(Finding.error("cudnn.mixed-versions", "library files from different cuDNN releases side by side in "
+                            + c.runtimeDir() + ": " + c.fileVersions(),
+                    "reinstall one complete archive with cudnn-install; it moves every old cuDNN " + c.major() + " file out"));
+        }
+        if (!c.otherMajors().isEmpty()) {
+            findings.add(Finding.info("cudnn.other-major", "cuDNN " + c.otherMajors() + " also present in " + c.runtimeDir()
+                    + " (for programs built against it); checked cuDNN " + c.major()));
+        }
+        if (host.windows()) {
+            peChecks(c, findings);
+        }
+    }
+
+    private void peChecks(InstalledCudnn c, List<Finding> findings) {
+        List<Path> images = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(c.runtimeDir(), "*.{dll,DLL}")) {
+            for (Path p : ds) {
+                String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+                if (n.startsWith("cudnn") || n.equals("zlibwapi.dll")) {
+                    images.add(p);
+                }
+            }
+        } catch (IOException ignored) {
+            return;
+        }
+        images.sort(null);
+        for (Path p : images) {
+            try {
+                PeFile.Info info = PeFile.read(p);
+                if (!info.x64()) {
+                    findings.add(Finding.error("cudnn.dll-arch", p + " is a " + info.machineName()
+                            + " image; cuDNN needs x64 DLLs throughout", "replace it with the x64 build"));
+                }
+            } catch (IOException e) {
+                findings.add(Finding.error("cudnn.dll-arch", p + " is not a valid Windows DLL: " + e.getMessage(),
+                        "reinstall it with cudnn-install"));
+            }
+        }
+        String fv = c.fileVersions().get(c.mainLibrary().getFileName().toString());
+        if (fv != null && c.headerVersion() != null) {
+            if (CudnnVersion.parse(fv).sameRelease(c.headerVersion())) {
+                findings.add(Finding.info("cudnn.file-version", c.mainLibrary().getFileName() + " FileVersion " + fv
+                        + " agrees with the header (" + c.headerVersion() + ")"));
+            } else {
+                findings.add(Finding.error("cudnn.file-version", c.mainLibrary().getFileName() + " has FileVersion " + fv
+                                + " but the header says " + c.headerVersion(),
+                        "headers and DLLs come from different releases: reinstall one archive with cudnn-install"));
+            }
+        }
+    }
+
+    private static String release(String version) {
+        String[] p = version.split("\\.");
+        return p.length >= 3 ? p[0] + "." + p[1] + "." + p[2] : version;
+    }
+}

@@ -1,0 +1,514 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FailingFileOps;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.PeImages;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InstallServiceTest {
+    @TempDir
+    Path downloads;
+
+    static final String WIN_TK = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2";
+
+    /** A Windows machine with CUDA 12.2 installed the way NVIDIA's installer leaves it. */
+    static Host windowsHost(FileSystem fs) throws Exception {
+        Path tk = TestHosts.toolkit(fs.getPath(WIN_TK), "12.2.20230823");
+        Files.createDirectories(tk.resolve("lib").resolve("x64"));
+        Files.write(tk.resolve("bin").resolve("zlibwapi.dll"), PeImages.dll(PeImages.X64, "1.2.3.0"));
+        Files.writeString(tk.resolve("bin").resolve("cudart64_12.dll"), "not cudnn");
+        Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
+        return TestHosts.windows(fs, Map.of("CUDA_PATH", WIN_TK, "PATH", WIN_TK + "\\bin;C:\\Windows\\System32",
+                "SystemRoot", "C:\\Windows"), new FakeRunner());
+    }
+
+    static Host linuxHost(FileSystem fs) throws Exception {
+        TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.20230823");
+        Files.createSymbolicLink(fs.getPath("/usr/local/cuda"), fs.getPath("cuda-12.2"));
+        Files.writeString(fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib/libcudart.so.12"), "not cudnn");
+        return TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64"), new FakeRunner());
+    }
+
+    static InstallService service(Host host, FileOps ops) {
+        return new InstallService(host, ops, Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
+                PostInstallCheck.NONE, InspectionLimits.DEFAULT, "test");
+    }
+
+    static InstallOutcome install(Host host, FileOps ops, Path archive) {
+        return service(host, ops).run(new InstallRequest(archive, null, null, null, false, false, false), ReadProgress.NONE);
+    }
+
+    static RollbackOutcome rollback(Host host, FileOps ops, InstallTarget t) {
+        return new RollbackService(host, ops).rollback(t, null, false, false);
+    }
+
+    @Test
+    void windowsFreshInstallPlacesEveryFileAndRollbackRemovesItExactly() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            Path tk = fs.getPath(WIN_TK);
+            Map<String, String> before = TreeSnapshot.of(tk);
+            Path archive = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
+
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+            assertTrue(Files.isRegularFile(tk.resolve("bin\\cudnn64_8.dll")));
+            assertTrue(Files.isRegularFile(tk.resolve("bin\\cudnn_adv_train64_8.dll")));
+            assertTrue(Files.isRegularFile(tk.resolve("include\\cudnn_version.h")));
+            assertTrue(Files.isRegularFile(tk.resolve("lib\\x64\\cudnn_ops_infer64_8.lib")));
+            assertFalse(Files.exists(tk.resolve("LICENSE")), "the licence goes to the install record, not into the toolkit");
+            assertEquals(7 + 9 + 14, o.plan().count(PlanStep.Action.ADD));
+            assertTrue(o.summary().contains("backup id") && o.summary().contains("cudnn-rollback"), o.summary());
+            Path record = tk.resolve(".cudnn-tool\\history").resolve(o.record().id()).resolve("install.json");
+            assertTrue(Files.isRegularFile(record));
+            assertTrue(Files.isRegularFile(record.resolveSibling("LICENSE")));
+            assertEquals(30, o.record().installed().size());
+            assertTrue(o.record().installed().stream().allMatch(f -> f.sha256() != null && f.sha256().length() == 64));
+            assertFalse(Files.exists(tk.resolve(".cudnn-tool\\journal.json")));
+
+            RollbackOutcome r = rollback(host, new NioFileOps(), InstallTarget.toolkit(
+                    dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os()));
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertEquals(before, TreeSnapshot.of(tk), "rolling back the first install is an uninstall");
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, rollback(host, new NioFileOps(), InstallTarget.toolkit(
+                    dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os())).exit());
+        }
+    }
+
+    @Test
+    void windows918PutsBinX64DllsIntoTheToolkitBin() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            Path archive = ArchiveFixture.windows("9.18.0.77", "12").writeTo(downloads);
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+            assertTrue(Files.isRegularFile(fs.getPath(WIN_TK, "bin", "cudnn_graph64_9.dll")));
+            assertFalse(Files.exists(fs.getPath(WIN_TK, "bin", "x64")));
+        }
+    }
+
+    @Test
+    void linuxInstallKeepsSymlinkChainsAndModesInTheRealLib64() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = linuxHost(fs);
+            Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+            Path lib = fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib");
+            assertTrue(Files.isSymbolicLink(lib.resolve("libcudnn.so.8")));
+            assertEquals("libcudnn.so.8.9.5", Files.readSymbolicLink(lib.resolve("libcudnn.so.8")).toString());
+            assertEquals("libcudnn.so.8", Files.readSymbolicLink(lib.resolve("libcudnn.so")).toString());
+            assertTrue(Files.isRegularFile(lib.resolve("libcudnn_static.a")));
+            assertEquals("rwxr-xr-x", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(lib.resolve("libcudnn_cnn_infer.so.8.9.5"))));
+            assertTrue(Files.isSymbolicLink(fs.getPath("/usr/local/cuda-12.2/lib64")), "lib64 stays a link");
+            assertTrue(Files.isRegularFile(fs.getPath("/usr/local/cuda-12.2/include/cudnn.h")));
+        }
+    }
+
+    @Test
+    void upgradeMovesStaleFilesOutAndRollbackBringsEveryByteBack() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            install(host, new NioFileOps(), ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
+            Path lib = tk.resolve("targets/x86_64-linux/lib");
+            // A stale sub-library from some other release, copied by hand: it must not survive.
+            Files.writeString(lib.resolve("libcudnn_ops_infer.so.8.8.0"), "stale");
+            Map<String, String> before = TreeSnapshot.of(tk);
+
+            InstallOutcome up = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            assertEquals(ExitCode.OK, up.exit(), up.summary() + up.findings());
+            assertEquals("libcudnn.so.8.9.7", Files.readSymbolicLink(lib.resolve("libcudnn.so.8")).toString());
+            assertFalse(Files.exists(lib.resolve("libcudnn.so.8.9.5")), "the old release's real files are moved out");
+            assertFalse(Files.exists(lib.resolve("libcudnn_ops_infer.so.8.8.0")), "stale sub-libraries are moved out");
+            assertTrue(Files.isRegularFile(lib.resolve("libcudart.so.12")), "non-cuDNN files are left alone");
+            assertTrue(up.plan().count(PlanStep.Action.REMOVE) >= 8, up.plan().steps().toString());
+            assertTrue(up.plan().count(PlanStep.Action.REPLACE) > 0);
+
+            InstallTarget t = InstallTarget.toolkit(up.preflight().toolkit(), host.os());
+            assertEquals(2, new RollbackService(host, new NioFileOps()).list(t).size());
+            RollbackOutcome r = rollback(host, new NioFileOps(), t);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void cudnn9InstallsBesideCudnn8AndEachRollsBack() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> pristine = TreeSnapshot.of(tk);
+            InstallOutcome eight = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            assertEquals(ExitCode.OK, eight.exit());
+            Map<String, String> withEight = TreeSnapshot.of(tk);
+            InstallOutcome nine = install(host, new NioFileOps(), ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
+            assertEquals(ExitCode.OK, nine.exit(), nine.summary() + nine.findings());
+            Path lib = tk.resolve("targets/x86_64-linux/lib");
+            assertTrue(Files.isRegularFile(lib.resolve("libcudnn_cnn_infer.so.8.9.7")), "cuDNN 8 runtime stays");
+            assertTrue(Files.isSymbolicLink(lib.resolve("libcudnn.so.8")));
+            assertTrue(Files.isRegularFile(lib.resolve("libcudnn_graph.so.9.5.1")));
+            assertEquals("libcudnn.so.9", Files.readSymbolicLink(lib.resolve("libcudnn.so")).toString());
+            assertFalse(Files.exists(tk.resolve("include/cudnn_ops_infer.h")), "headers of the old release go");
+            assertTrue(nine.findings().stream().anyMatch(f -> f.id().equals("install.other-major-kept")));
+
+            InstallTarget t = InstallTarget.toolkit(nine.preflight().toolkit(), host.os());
+            assertEquals(ExitCode.OK, rollback(host, new NioFileOps(), t).exit());
+            assertEquals(withEight, TreeSnapshot.of(tk));
+            assertEquals(ExitCode.OK, rollback(host, new NioFileOps(), t).exit());
+            assertEquals(pristine, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void prefixInstallNeedsNoToolkitAndSaysWhichLineToAdd() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Files.createDirectories(fs.getPath("/opt"));
+            Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
+            Path prefix = fs.getPath("/opt/cudnn-9.5");
+            Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
+            InstallOutcome o = service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+            assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+            assertTrue(Files.isSymbolicLink(prefix.resolve("lib/libcudnn.so.9")));
+            assertTrue(Files.isRegularFile(prefix.resolve("include/cudnn_version.h")));
+            assertTrue(Files.isRegularFile(prefix.resolve("LICENSE")));
+            Finding path = o.findings().stream().filter(f -> f.id().equals("search-path.missing")).findFirst().orElseThrow();
+            assertTrue(path.fix().contains("export LD_LIBRARY_PATH=/opt/cudnn-9.5/lib"), path.fix());
+            assertTrue(o.summary().contains("--prefix /opt/cudnn-9.5"), o.summary());
+
+            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()), null, false, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertFalse(Files.exists(prefix), "the prefix the install created is gone again: " + TreeSnapshot.of(fs.getPath("/opt")));
+        }
+    }
+
+    @Test
+    void dryRunChangesNothingAndExitsWhereTheRealRunWouldStop() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
+            Path good = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome ok = service(host, new NioFileOps()).run(new InstallRequest(good, null, null, null, false, true, false), ReadProgress.NONE);
+            assertEquals(ExitCode.OK, ok.exit(), ok.summary() + ok.findings());
+            assertEquals(30, ok.plan().count(PlanStep.Action.ADD));
+            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+
+            Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
+            InstallOutcome mismatch = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, false, true, false), ReadProgress.NONE);
+            assertEquals(ExitCode.HOST_NOT_READY, mismatch.exit());
+            assertTrue(mismatch.findings().stream().anyMatch(f -> f.id().equals("toolkit.cuda-major-mismatch")));
+            InstallOutcome real = install(host, new NioFileOps(), eleven);
+            assertEquals(mismatch.exit(), real.exit(), "a dry run exits as the real run does");
+
+            Path broken = ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_adv_infer64_8.dll").writeAs(downloads.resolve("b").resolve(good.getFileName().toString()));
+            InstallOutcome incomplete = service(host, new NioFileOps()).run(new InstallRequest(broken, null, null, null, false, true, false), ReadProgress.NONE);
+            assertEquals(ExitCode.ARCHIVE_REJECTED, incomplete.exit());
+            assertEquals(ExitCode.ARCHIVE_REJECTED, install(host, new NioFileOps(), broken).exit());
+            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+        }
+    }
+
+    @Test
+    void forceTurnsNamedHostErrorsIntoWarnings() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
+            InstallOutcome o = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, true, false, false), ReadProgress.NONE);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            Finding f = o.findings().stream().filter(x -> x.id().equals("toolkit.cuda-major-mismatch")).findFirst().orElseThrow();
+            assertEquals(dev.cudnntool.Severity.WARN, f.severity());
+            assertTrue(f.message().contains("allowed by --force"));
+        }
+    }
+
+    @Test
+    void everySingleFailedFileOperationLeavesTheToolkitAsItWas() throws Exception {
+        // Count the calls of a whole successful upgrade, then fail each one in turn.
+        int total;
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            FailingFileOps counting = new FailingFileOps();
+            assertEquals(ExitCode.OK, install(host, counting, ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads)).exit());
+            total = counting.calls;
+        }
+        assertTrue(total > 60, "a whole install makes many calls: " + total);
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        for (int n = 1; n <= total; n++) {
+            try (FileSystem fs = TestHosts.unixFs()) {
+                Host host = upgradeScene(fs);
+                Path tk = fs.getPath("/usr/local/cuda-12.2");
+                Map<String, String> before = TreeSnapshot.of(tk);
+                InstallOutcome o;
+                try {
+                    o = install(host, new FailingFileOps(n), archive);
+                } catch (ToolException e) {
+                    assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), "call " + n + ": " + e.getMessage());
+                    assertEquals(before, TreeSnapshot.of(tk), "call " + n);
+                    continue;
+                }
+                assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), "call " + n + ": " + o.summary());
+                assertEquals(before, TreeSnapshot.of(tk), "failing call " + n + " of " + total + ": " + o.summary());
+            }
+        }
+    }
+
+    @Test
+    void everySingleFailedRollbackOperationLeavesTheToolkitAsItWas() throws Exception {
+        int total;
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            FailingFileOps counting = new FailingFileOps();
+            assertEquals(ExitCode.OK, rollback(host, counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os())).exit());
+            total = counting.calls;
+        }
+        for (int n = 1; n <= total; n++) {
+            try (FileSystem fs = TestHosts.unixFs()) {
+                Host host = upgradeScene(fs);
+                Path tk = fs.getPath("/usr/local/cuda-12.2");
+                Map<String, String> pristine = TreeSnapshot.withoutState(tk);
+                InstallOutcome o = install(host, new NioFileOps(), archive);
+                Map<String, String> installed = TreeSnapshot.of(tk);
+                RollbackOutcome r = rollback(host, new FailingFileOps(n), InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
+                if (r.exit() == ExitCode.OK) {
+                    // The failure hit clean-up after the commit point: the rollback itself is complete.
+                    assertEquals(pristine, TreeSnapshot.withoutState(tk), "call " + n);
+                } else {
+                    assertEquals(ExitCode.INSTALL_ROLLED_BACK, r.exit(), "call " + n + ": " + r.summary());
+                    assertEquals(installed, TreeSnapshot.of(tk), "failing rollback call " + n + " of " + total);
+                }
+            }
+        }
+    }
+
+    @Test
+    void whenTheUndoFailsTooTheJournalStaysAndRollbackFinishesIt() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> before = TreeSnapshot.of(tk);
+            FailingFileOps counting = new FailingFileOps();
+            Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+            try (FileSystem probe = TestHosts.unixFs()) {
+                install(upgradeScene(probe), counting, archive);
+            }
+            int commitMove = counting.calls - 12; // a move in the middle of the commit
+            InstallOutcome o = install(host, new FailingFileOps(commitMove, commitMove + 3), archive);
+            assertEquals(ExitCode.ROLLBACK_FAILED, o.exit(), o.summary());
+            assertTrue(o.summary().contains("cudnn-rollback"));
+            assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")));
+            InstallOutcome blocked = install(host, new NioFileOps(), archive);
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, blocked.exit() == null ? null : blocked.exit());
+        } catch (ToolException e) {
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains("unfinished install"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aPendingJournalBlocksInstallUntilRollbackCompletesIt() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> before = TreeSnapshot.of(tk);
+            Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+            FailingFileOps counting = new FailingFileOps();
+            try (FileSystem probe = TestHosts.unixFs()) {
+                install(upgradeScene(probe), counting, archive);
+            }
+            int commitMove = counting.calls - 12;
+            assertEquals(ExitCode.ROLLBACK_FAILED, install(host, new FailingFileOps(commitMove, commitMove + 3), archive).exit());
+            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.fix().contains("cudnn-rollback"), e.fix());
+
+            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, fs.getPath("/usr/local/cuda"), "t"), host.os());
+            RollbackOutcome r = rollback(host, new NioFileOps(), t);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertTrue(r.summary().contains("undid the interrupted install"), r.summary());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void verificationFailureAfterCommitRestoresTheToolkit() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> before = TreeSnapshot.of(tk);
+            InstallService s = new InstallService(host, new NioFileOps(), Clock.systemUTC(),
+                    (t, r) -> List.of(Finding.error("cudnn.load-failed", "the probe aborted", "fix")), InspectionLimits.DEFAULT, "t");
+            InstallOutcome o = s.run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null,
+                    null, false, false, true), ReadProgress.NONE);
+            assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit());
+            assertTrue(o.summary().contains("failed verification"), o.summary());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void aReadOnlyDestinationStopsBeforeAnyChangeWithExit5() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
+            Path bin = fs.getPath(WIN_TK, "bin");
+            FailingFileOps ro = new FailingFileOps().readOnly(p -> p.startsWith(bin));
+            ToolException e = assertThrows(ToolException.class,
+                    () -> install(host, ro, ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains(bin.toString()), e.getMessage());
+            assertTrue(e.fix().contains("elevated prompt"), e.fix());
+            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+        }
+    }
+
+    @Test
+    void diskFullWhileStagingLeavesTheToolkitAsItWas() throws Exception {
+        Configuration small = Configuration.unix().toBuilder().setAttributeViews("basic", "posix")
+                .setMaxSize(3 << 20).setBlockSize(4096).build();
+        try (FileSystem fs = Jimfs.newFileSystem(small)) {
+            Host host = linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> before = TreeSnapshot.of(tk);
+            byte[] big = new byte[6 << 20];
+            new java.util.Random(7).nextBytes(big);
+            Path archive = ArchiveFixture.linux("8.9.7.29", "12")
+                    .file("cudnn-linux-x86_64-8.9.7.29_cuda12-archive/lib/libcudnn_big_static.a", big)
+                    .xzPreset(0).writeTo(downloads);
+            InstallOutcome o;
+            try {
+                o = install(host, new NioFileOps(), archive);
+            } catch (ToolException e) {
+                assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), e.getMessage());
+                assertTrue(e.getMessage().contains("free"), e.getMessage());
+                assertEquals(before, TreeSnapshot.of(tk));
+                return;
+            }
+            assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), o.summary());
+            assertTrue(o.findings().stream().anyMatch(f -> f.fix().contains("free disk space")), o.findings().toString());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void aCorruptEntryInTheMiddleChangesNothing() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> before = TreeSnapshot.of(tk);
+            Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+            byte[] bytes = Files.readAllBytes(archive);
+            for (int i = bytes.length / 2; i < bytes.length / 2 + 8; i++) {
+                bytes[i] ^= 0x33;
+            }
+            Files.write(archive, bytes);
+            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void aSecondRunIsTurnedAwayWhileTheFirstHoldsTheLock(@TempDir Path machine) throws Exception {
+        // Real file locks need the real file system (jimfs grants every lock). Within one JVM a
+        // second lock on the same file overlaps and is refused, as another process's would be.
+        Path tk = TestHosts.toolkit(machine.resolve("cuda-12.2"), "12.2.20230823");
+        Files.createDirectories(tk.resolve("lib64"));
+        Host host = TestHosts.linux(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
+        Path state = tk.resolve(".cudnn-tool");
+        Files.createDirectories(state);
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        try (TargetLock held = TargetLock.acquire(state)) {
+            Map<String, String> before = TreeSnapshot.of(tk);
+            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains("another cudnn-tool run"), e.getMessage());
+            assertEquals(before, TreeSnapshot.of(tk), "nothing moved while the other run held the lock");
+        }
+        assertEquals(ExitCode.OK, install(host, new NioFileOps(), archive).exit(), "free again once released");
+    }
+
+    @Test
+    void rollbackRefusesWhenInstalledFilesWereChangedUnlessForced() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> pristine = TreeSnapshot.of(tk);
+            InstallOutcome o = install(host, new NioFileOps(), ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
+            Files.writeString(tk.resolve("include/cudnn_version.h"), "// edited by hand");
+            InstallTarget t = InstallTarget.toolkit(o.preflight().toolkit(), host.os());
+            RollbackOutcome refused = rollback(host, new NioFileOps(), t);
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, refused.exit());
+            assertTrue(refused.summary().contains("cudnn_version.h"), refused.summary());
+            RollbackOutcome dry = new RollbackService(host, new NioFileOps()).rollback(t, null, true, true);
+            assertEquals(ExitCode.OK, dry.exit());
+            assertTrue(Files.exists(tk.resolve("include/cudnn.h")), "a dry run changes nothing");
+            RollbackOutcome forced = new RollbackService(host, new NioFileOps()).rollback(t, null, true, false);
+            assertEquals(ExitCode.OK, forced.exit(), forced.summary());
+            assertEquals(1, forced.keptChangedFiles().size());
+            assertEquals("// edited by hand", Files.readString(fs.getPath(forced.keptChangedFiles().get(0))));
+            assertEquals(pristine, TreeSnapshot.withoutState(tk));
+        }
+    }
+
+    @Test
+    void rollbackOfAnOlderInstallNeedsForceAndDamagedBackupsAreNeverRestored() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = linuxHost(fs);
+            InstallOutcome first = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
+            InstallOutcome second = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            InstallTarget t = InstallTarget.toolkit(second.preflight().toolkit(), host.os());
+            RollbackOutcome older = new RollbackService(host, new NioFileOps()).rollback(t, first.record().id(), false, false);
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, older.exit());
+            assertTrue(older.summary().contains("later installs"), older.summary());
+
+            InstallRecord.BackedUpFile b = second.record().backedUp().stream().filter(x -> x.sha256() != null).findFirst().orElseThrow();
+            Files.writeString(fs.getPath(b.backup()), "bit rot");
+            RollbackOutcome damaged = new RollbackService(host, new NioFileOps()).rollback(t, null, true, false);
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, damaged.exit());
+            assertTrue(damaged.summary().contains("damaged"), damaged.summary());
+            assertNotEquals(ExitCode.OK, new RollbackService(host, new NioFileOps()).rollback(t, "no-such-id", false, false).exit());
+        }
+    }
+
+    /** CUDA 12.2 on Linux with cuDNN 8.9.5 already installed by the tool: an upgrade replaces and removes files. */
+    static Host upgradeScene(FileSystem fs) throws Exception {
+        Host host = linuxHost(fs);
+        Path archive = fs.getPath("/tmp");
+        Files.createDirectories(archive);
+        Path a = ArchiveFixture.linux("8.9.5.30", "12").writeTo(archive);
+        InstallOutcome o = install(host, new NioFileOps(), a);
+        assertEquals(ExitCode.OK, o.exit(), o.summary());
+        Files.delete(a);
+        return host;
+    }
+}
