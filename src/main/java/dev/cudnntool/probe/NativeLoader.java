@@ -68,6 +68,25 @@ interface NativeLoader {
 
         private final Dl dl = load();
 
+        Posix() {
+            // JNA binds each function on its first call, and that binding clobbers the message of
+            // the dlerror that follows the first dlopen. One throw-away failure gets it over with.
+            // Measured with JNA 5.15 on glibc: the first two failures read garbage, later ones are clean.
+            for (int i = 0; i < 2; i++) {
+                dl.dlopen("libcudnn-tool-warm-up.so.0", RTLD_LAZY);
+                dl.dlerror();
+            }
+        }
+
+        /** dlerror's text, or a plain statement when what came back is not readable text. */
+        private String lastError() {
+            String e = dl.dlerror();
+            if (e == null || e.isBlank() || !e.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
+                return "the loader refused it (no readable reason given)";
+            }
+            return e;
+        }
+
         private static Dl load() {
             try {
                 return Native.load("c", Dl.class);
@@ -80,7 +99,7 @@ interface NativeLoader {
         public Opened open(String pathOrName, boolean byPath, boolean resolveNow) {
             dl.dlerror();
             Pointer h = dl.dlopen(pathOrName, resolveNow ? RTLD_NOW : RTLD_LAZY);
-            return h == null ? new Opened(null, dl.dlerror(), null) : new Opened(h, null, null);
+            return h == null ? new Opened(null, lastError(), null) : new Opened(h, null, null);
         }
 
         @Override

@@ -38,17 +38,7 @@ public final class ProbeMain {
         if (name != null) {
             byName(loader, name);
         }
-        for (String sub : subs) {
-            NativeLoader.Opened o = loader.open(sub, true, true);
-            ObjectNode e = event("subLibrary").put("path", sub).put("loaded", o.ok());
-            if (!o.ok()) {
-                e.put("error", o.error());
-                if (o.errorCode() != null) {
-                    e.put("errorCode", o.errorCode());
-                }
-            }
-            emit(e);
-        }
+        loadSubLibraries(loader, subs);
         NativeLoader.Opened main = loader.open(library, true, false);
         if (!main.ok()) {
             ObjectNode e = event("mainLoadFailed").put("path", library).put("error", main.error());
@@ -109,6 +99,39 @@ public final class ProbeMain {
             emit(e);
         }
         emit(event("done"));
+    }
+
+    /**
+     * Loads each sub-library on its own with every symbol bound now. They need each other
+     * (cnn_infer needs ops_infer) and only the main library carries RUNPATH $ORIGIN, so the loader
+     * finds a sibling only once it is loaded: retry in passes until a pass loads nothing new.
+     * What still fails then fails for a reason of its own (missing, wrong release, wrong arch).
+     */
+    private static void loadSubLibraries(NativeLoader loader, List<String> subs) {
+        List<String> left = new ArrayList<>(subs);
+        java.util.Map<String, NativeLoader.Opened> last = new java.util.HashMap<>();
+        boolean progress = true;
+        while (!left.isEmpty() && progress) {
+            progress = false;
+            for (java.util.Iterator<String> it = left.iterator(); it.hasNext(); ) {
+                String sub = it.next();
+                NativeLoader.Opened o = loader.open(sub, true, true);
+                last.put(sub, o);
+                if (o.ok()) {
+                    emit(event("subLibrary").put("path", sub).put("loaded", true));
+                    it.remove();
+                    progress = true;
+                }
+            }
+        }
+        for (String sub : left) {
+            NativeLoader.Opened o = last.get(sub);
+            ObjectNode e = event("subLibrary").put("path", sub).put("loaded", false).put("error", o.error());
+            if (o.errorCode() != null) {
+                e.put("errorCode", o.errorCode());
+            }
+            emit(e);
+        }
     }
 
     /** Loads by bare name through the ordinary search, notes which file won, and unloads it again. */

@@ -129,6 +129,30 @@ public final class ArchiveFixture {
         return f;
     }
 
+    /**
+     * A modern Linux archive whose libraries are real NVIDIA binaries from {@code realDir} (named
+     * by soname, as Bytedeco ships them), laid out and linked as NVIDIA's own tar.xz.
+     */
+    public static ArchiveFixture linuxFromReal(String version, String cuda, Path realDir) {
+        CudnnVersion v = CudnnVersion.parse(version);
+        String name = "cudnn-linux-x86_64-" + version + "_cuda" + cuda + "-archive";
+        ArchiveFixture f = new ArchiveFixture(name + ".tar.xz", Format.TAR_XZ);
+        String top = name + "/";
+        f.dir(top);
+        f.file(top + "LICENSE", "cuDNN SOFTWARE LICENSE AGREEMENT (test archive built from real libraries)\n");
+        f.dir(top + "include/");
+        f.headers(top + "include/", v);
+        f.dir(top + "lib/");
+        for (String base : CudnnComponents.libraries(v.major())) {
+            String real = "lib" + base + ".so." + v.releaseString();
+            String soname = "lib" + base + ".so." + v.major();
+            f.file(top + "lib/" + real, Content.ofFile(realDir.resolve(soname)), 0755);
+            f.symlink(top + "lib/" + soname, real);
+            f.symlink(top + "lib/lib" + base + ".so", soname);
+        }
+        return f;
+    }
+
     /** Legacy Linux tgz (7.x–8.2): cuda/include, cuda/lib64, the SLA text. */
     public static ArchiveFixture legacyLinux(String cuda, String version) {
         CudnnVersion v = CudnnVersion.parse(version);
