@@ -1,0 +1,102 @@
+package dev.cudnntool.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class NvidiaSmiTest {
+    static final String R450 = """
+            Tue Nov 10 09:31:05 2020
+            +-----------------------------------------------------------------------------+
+            | NVIDIA-SMI 450.80.02    Driver Version: 450.80.02    CUDA Version: 11.0     |
+            |-------------------------------+----------------------+----------------------+
+            | GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+            """;
+    static final String R535 = """
+            Mon Nov 27 10:12:31 2023
+            +---------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |
+            |-----------------------------------------+----------------------+----------------------+
+            | GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |
+            |   0  NVIDIA A100-SXM4-80GB          On  | 00000000:07:00.0 Off |                    0 |
+            """;
+    static final String R580 = """
+            +-----------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 580.65.06              Driver Version: 580.65.06      CUDA Version: 13.0     |
+            +-----------------------------------------+------------------------+----------------------+
+            """;
+    static final String R610 = """
+            +-----------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 610.57.04   KMD Version: 610.57.04   CUDA UMD Version: 13.3                  |
+            +-----------------------------------------+------------------------+----------------------+
+            """;
+    static final String WINDOWS = """
+            +---------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 536.25                 Driver Version: 536.25       CUDA Version: 12.2     |
+            |-----------------------------------------+----------------------+----------------------+
+            | GPU  Name                     TCC/WDDM  | Bus-Id        Disp.A | Volatile Uncorr. ECC |
+            """;
+    static final String QUERY_Q = """
+            ==============NVSMI LOG==============
+
+            Timestamp                                 : Mon Nov 27 10:12:31 2023
+            Driver Version                            : 535.104.05
+            CUDA Version                              : 12.2
+            """;
+    public static final String NO_DRIVER = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+            + "Make sure that the latest NVIDIA driver is installed and running.\n";
+
+    @ParameterizedTest
+    @CsvSource({"R450, 450.80.02, 11.0", "R535, 535.104.05, 12.2", "R580, 580.65.06, 13.0", "R610, 610.57.04, 13.3",
+            "WINDOWS, 536.25, 12.2", "QUERY_Q, 535.104.05, 12.2"})
+    void readsEveryHeaderStyle(String which, String driver, String cuda) throws Exception {
+        String text = (String) NvidiaSmiTest.class.getDeclaredField(which).get(null);
+        NvidiaSmi.Header h = NvidiaSmi.parseHeader(text).orElseThrow();
+        assertEquals(driver, h.driverVersion());
+        assertEquals(cuda, h.cudaCeiling());
+    }
+
+    @Test
+    void failureTextEmptyAndGarbageHaveNoHeader() {
+        assertEquals(Optional.empty(), NvidiaSmi.parseHeader(NO_DRIVER));
+        assertEquals(Optional.empty(), NvidiaSmi.parseHeader(""));
+        assertEquals(Optional.empty(), NvidiaSmi.parseHeader("\u0000\u00ff garbage | Version: x.y |"));
+        assertEquals(Optional.empty(), NvidiaSmi.parseHeader(null));
+    }
+
+    @Test
+    void readsSeveralGpusFromTheQuery() {
+        List<NvidiaSmi.Gpu> gpus = NvidiaSmi.parseGpuList("NVIDIA A100-SXM4-80GB, 535.104.05\n"
+                + "NVIDIA GeForce RTX 4090, 535.104.05\r\n\n");
+        assertEquals(2, gpus.size());
+        assertEquals("NVIDIA GeForce RTX 4090", gpus.get(1).name());
+        assertEquals("535.104.05", gpus.get(0).driverVersion());
+        assertTrue(NvidiaSmi.parseGpuList(NO_DRIVER).isEmpty());
+        assertTrue(NvidiaSmi.parseGpuList("").isEmpty());
+    }
+
+    @Test
+    void comparesDriverVersionsNumerically() {
+        assertTrue(NvidiaSmi.compareVersions("535.104.05", "535.54.03") > 0);
+        assertTrue(NvidiaSmi.compareVersions("525.60.13", "525.60.13") == 0);
+        assertTrue(NvidiaSmi.compareVersions("470.199.02", "525.60.13") < 0);
+        assertTrue(NvidiaSmi.compareVersions("580", "580.65.06") < 0);
+    }
+
+    @Test
+    void toolkitVersionsFromEachSource() {
+        assertEquals("12.2", CudaVersion.fromNvcc("nvcc: NVIDIA (R) Cuda compiler driver\nCopyright (c) 2005-2023 NVIDIA Corporation\n"
+                + "Built on Tue_Aug_15_22:02:13_PDT_2023\nCuda compilation tools, release 12.2, V12.2.140\n"
+                + "Build cuda_12.2.r12.2/compiler.33191640_0\n").orElseThrow().toString());
+        assertEquals("10.2", CudaVersion.fromVersionTxt("CUDA Version 10.2.89\n").orElseThrow().toString());
+        assertEquals("12.2", CudaVersion.fromCudartNumber(12020).toString());
+        assertEquals("12.6", CudaVersion.fromCudartNumber(12060).toString());
+        assertNull(CudaVersion.parse("garbage").orElse(null));
+    }
+}
