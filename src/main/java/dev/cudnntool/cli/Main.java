@@ -51,6 +51,9 @@ public final class Main {
     }
 
     private static int onException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        while (parsed.hasSubcommand()) {
+            parsed = parsed.subcommand(); // options belong to the subcommand that ran
+        }
         boolean verbose = parsed.hasMatchedOption("--verbose");
         boolean json = parsed.hasMatchedOption("--json");
         ToolException te = e instanceof ToolException t ? t

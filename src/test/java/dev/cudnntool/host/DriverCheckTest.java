@@ -7,6 +7,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.ArchiveName;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.NvidiaSmiOutputs;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class DriverCheckTest {
 
     @Test
     void aWorkingDriverIsReportedWithItsCudaCeilingAndGpus() throws Exception {
-        FakeRunner runner = new FakeRunner().on("nvidia-smi", NvidiaSmiTest.R535)
+        FakeRunner runner = new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R535)
                 .on("--query-gpu=name,driver_version --format=csv,noheader", "NVIDIA A100-SXM4-80GB, 535.104.05\nNVIDIA A100-SXM4-80GB, 535.104.05\n");
         DriverCheck.Result r = linux(runner, CUDA12);
         Finding f = only(r);
@@ -54,7 +55,7 @@ class DriverCheckTest {
 
     @Test
     void aDriverThatCannotBeReachedIsAnErrorQuotingNvidiaSmi() throws Exception {
-        Finding f = only(linux(new FakeRunner().on("nvidia-smi", FakeRunner.failed(9, NvidiaSmiTest.NO_DRIVER, "")), CUDA12));
+        Finding f = only(linux(new FakeRunner().on("nvidia-smi", FakeRunner.failed(9, NvidiaSmiOutputs.NO_DRIVER, "")), CUDA12));
         assertEquals("driver.failed", f.id());
         assertEquals(Severity.ERROR, f.severity());
         assertTrue(f.message().contains("couldn't communicate with the NVIDIA driver"), f.message());
@@ -76,15 +77,15 @@ class DriverCheckTest {
 
     @Test
     void aDriverTooOldForTheArchivesCudaNamesTheMinimum() throws Exception {
-        Finding f = only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiTest.R450), CUDA12));
+        Finding f = only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R450), CUDA12));
         assertEquals("driver.too-old", f.id());
         assertTrue(f.message().contains("450.80.02") && f.message().contains("525.60.13"), f.message());
         assertTrue(f.fix().contains("525.60.13"), f.fix());
         // The same driver runs CUDA 11 builds.
         ArchiveName cuda11 = ArchiveName.parse("cudnn-linux-x86_64-8.9.5.30_cuda11-archive.tar.xz");
-        assertEquals("driver.ok", only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiTest.R450), cuda11)).id());
+        assertEquals("driver.ok", only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R450), cuda11)).id());
         // Branch 610's new header spelling is read too.
-        assertEquals("driver.ok", only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiTest.R610), CUDA12)).id());
+        assertEquals("driver.ok", only(linux(new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R610), CUDA12)).id());
     }
 
     @Test
@@ -93,12 +94,12 @@ class DriverCheckTest {
         Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
         Files.writeString(fs.getPath("C:\\Windows\\System32\\nvidia-smi.exe"), "MZ");
         Host host = TestHosts.windows(fs, Map.of("SystemRoot", "C:\\Windows", "PATH", "C:\\Tools"),
-                new FakeRunner().on("nvidia-smi.exe", NvidiaSmiTest.WINDOWS));
+                new FakeRunner().on("nvidia-smi.exe", NvidiaSmiOutputs.WINDOWS));
         DriverCheck.Result r = DriverCheck.check(host, Platform.detect(host), WIN12);
         assertEquals("driver.ok", only(r).id());
         assertEquals("C:\\Windows\\System32\\nvidia-smi.exe", r.driver().nvidiaSmi());
         Host old = host.withRunner(new FakeRunner().on("nvidia-smi.exe",
-                NvidiaSmiTest.WINDOWS.replace("536.25", "516.94").replace("12.2", "11.7")));
+                NvidiaSmiOutputs.WINDOWS.replace("536.25", "516.94").replace("12.2", "11.7")));
         Finding f = only(DriverCheck.check(old, Platform.detect(old), WIN12));
         assertEquals("driver.too-old", f.id());
         assertTrue(f.fix().contains("527.41"), f.fix());
@@ -109,7 +110,7 @@ class DriverCheckTest {
         FileSystem fs = TestHosts.unixFs();
         TestHosts.write(fs.getPath("/proc/version"), "Linux version 5.15.133.1-microsoft-standard-WSL2 (root@1c602f52c2e4)");
         TestHosts.write(fs.getPath("/usr/lib/wsl/lib/nvidia-smi"), "#!");
-        Host host = TestHosts.linux(fs, Map.of("PATH", "/usr/bin"), new FakeRunner().on("/usr/lib/wsl/lib/nvidia-smi", NvidiaSmiTest.R535));
+        Host host = TestHosts.linux(fs, Map.of("PATH", "/usr/bin"), new FakeRunner().on("/usr/lib/wsl/lib/nvidia-smi", NvidiaSmiOutputs.R535));
         Platform p = Platform.detect(host);
         assertTrue(p.wsl());
         DriverCheck.Result r = DriverCheck.check(host, p, CUDA12);

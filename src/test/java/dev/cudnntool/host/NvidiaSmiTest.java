@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.testing.NvidiaSmiOutputs;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,52 +12,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class NvidiaSmiTest {
-    static final String R450 = """
-            Tue Nov 10 09:31:05 2020
-            +-----------------------------------------------------------------------------+
-            | NVIDIA-SMI 450.80.02    Driver Version: 450.80.02    CUDA Version: 11.0     |
-            |-------------------------------+----------------------+----------------------+
-            | GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
-            """;
-    static final String R535 = """
-            Mon Nov 27 10:12:31 2023
-            +---------------------------------------------------------------------------------------+
-            | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |
-            |-----------------------------------------+----------------------+----------------------+
-            | GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |
-            |   0  NVIDIA A100-SXM4-80GB          On  | 00000000:07:00.0 Off |                    0 |
-            """;
-    static final String R580 = """
-            +-----------------------------------------------------------------------------------------+
-            | NVIDIA-SMI 580.65.06              Driver Version: 580.65.06      CUDA Version: 13.0     |
-            +-----------------------------------------+------------------------+----------------------+
-            """;
-    static final String R610 = """
-            +-----------------------------------------------------------------------------------------+
-            | NVIDIA-SMI 610.57.04   KMD Version: 610.57.04   CUDA UMD Version: 13.3                  |
-            +-----------------------------------------+------------------------+----------------------+
-            """;
-    static final String WINDOWS = """
-            +---------------------------------------------------------------------------------------+
-            | NVIDIA-SMI 536.25                 Driver Version: 536.25       CUDA Version: 12.2     |
-            |-----------------------------------------+----------------------+----------------------+
-            | GPU  Name                     TCC/WDDM  | Bus-Id        Disp.A | Volatile Uncorr. ECC |
-            """;
-    static final String QUERY_Q = """
-            ==============NVSMI LOG==============
-
-            Timestamp                                 : Mon Nov 27 10:12:31 2023
-            Driver Version                            : 535.104.05
-            CUDA Version                              : 12.2
-            """;
-    public static final String NO_DRIVER = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
-            + "Make sure that the latest NVIDIA driver is installed and running.\n";
-
     @ParameterizedTest
     @CsvSource({"R450, 450.80.02, 11.0", "R535, 535.104.05, 12.2", "R580, 580.65.06, 13.0", "R610, 610.57.04, 13.3",
             "WINDOWS, 536.25, 12.2", "QUERY_Q, 535.104.05, 12.2"})
     void readsEveryHeaderStyle(String which, String driver, String cuda) throws Exception {
-        String text = (String) NvidiaSmiTest.class.getDeclaredField(which).get(null);
+        String text = (String) NvidiaSmiOutputs.class.getDeclaredField(which).get(null);
         NvidiaSmi.Header h = NvidiaSmi.parseHeader(text).orElseThrow();
         assertEquals(driver, h.driverVersion());
         assertEquals(cuda, h.cudaCeiling());
@@ -64,7 +24,7 @@ class NvidiaSmiTest {
 
     @Test
     void failureTextEmptyAndGarbageHaveNoHeader() {
-        assertEquals(Optional.empty(), NvidiaSmi.parseHeader(NO_DRIVER));
+        assertEquals(Optional.empty(), NvidiaSmi.parseHeader(NvidiaSmiOutputs.NO_DRIVER));
         assertEquals(Optional.empty(), NvidiaSmi.parseHeader(""));
         assertEquals(Optional.empty(), NvidiaSmi.parseHeader("\u0000\u00ff garbage | Version: x.y |"));
         assertEquals(Optional.empty(), NvidiaSmi.parseHeader(null));
@@ -77,7 +37,7 @@ class NvidiaSmiTest {
         assertEquals(2, gpus.size());
         assertEquals("NVIDIA GeForce RTX 4090", gpus.get(1).name());
         assertEquals("535.104.05", gpus.get(0).driverVersion());
-        assertTrue(NvidiaSmi.parseGpuList(NO_DRIVER).isEmpty());
+        assertTrue(NvidiaSmi.parseGpuList(NvidiaSmiOutputs.NO_DRIVER).isEmpty());
         assertTrue(NvidiaSmi.parseGpuList("").isEmpty());
     }
 

@@ -441,12 +441,12 @@ class InstallServiceTest {
     void aSecondRunIsTurnedAwayWhileTheFirstHoldsTheLock(@TempDir Path machine) throws Exception {
         // Real file locks need the real file system (jimfs grants every lock). Within one JVM a
         // second lock on the same file overlaps and is refused, as another process's would be.
+        // A Windows-layout archive (no symlinks), so the test runs on a Windows CI machine too.
         Path tk = TestHosts.toolkit(machine.resolve("cuda-12.2"), "12.2.20230823");
-        Files.createDirectories(tk.resolve("lib64"));
-        Host host = TestHosts.linux(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
+        Host host = TestHosts.windows(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
         Path state = tk.resolve(".cudnn-tool");
         Files.createDirectories(state);
-        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
         try (TargetLock held = TargetLock.acquire(state)) {
             Map<String, String> before = TreeSnapshot.of(tk);
             ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));

@@ -217,6 +217,14 @@ public final class ArchiveFixture {
 
     /** Distinct, barely compressible bytes per library so hashes differ between files and releases. */
     public static byte[] library(String base, CudnnVersion v, String kind) {
+        if (kind.equals("dll")) {
+            // A real-format x64 PE image whose version resource carries the release, as NVIDIA's DLLs do.
+            byte[] pe = PeImages.dll(PeImages.X64, v.releaseString() + "." + Math.max(v.build(), 0));
+            byte[] tail = library(base, v, "dll-body");
+            byte[] out = java.util.Arrays.copyOf(pe, pe.length + tail.length);
+            System.arraycopy(tail, 0, out, pe.length, tail.length);
+            return out;
+        }
         String seed = base + "/" + v + "/" + kind;
         byte[] out = new byte[512 + Math.abs(seed.hashCode() % 512)];
         long x = seed.hashCode() * 0x9E3779B97F4A7C15L + 1;

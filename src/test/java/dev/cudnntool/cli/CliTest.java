@@ -1,0 +1,216 @@
+package dev.cudnntool.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.NvidiaSmiOutputs;
+import dev.cudnntool.testing.PeImages;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as a user and a script see it: exit codes, one-line errors, JSON shapes. */
+class CliTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String TK = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2";
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return JSON.readTree(out);
+        }
+    }
+
+    static Run run(Host host, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static Host windowsMachine() throws Exception {
+        FileSystem fs = TestHosts.windowsFs();
+        Path tk = TestHosts.toolkit(fs.getPath(TK), "12.2.20230823");
+        Files.write(tk.resolve("bin").resolve("zlibwapi.dll"), PeImages.dll(PeImages.X64, "1.2.3.0"));
+        Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
+        Files.writeString(fs.getPath("C:\\Windows\\System32\\nvidia-smi.exe"), "MZ");
+        FakeRunner smi = new FakeRunner().on("nvidia-smi.exe", NvidiaSmiOutputs.WINDOWS)
+                .on("--query-gpu=name,driver_version --format=csv,noheader", "NVIDIA GeForce RTX 4090, 536.25\n");
+        return TestHosts.windows(fs, Map.of("CUDA_PATH", TK, "PATH", TK + "\\bin;C:\\Windows\\System32",
+                "SystemRoot", "C:\\Windows"), smi);
+    }
+
+    /** The user's download folder on the host's own file system. */
+    static Path downloads(Host host) throws Exception {
+        Path d = host.windows() ? host.path("C:\\Users\\me\\Downloads") : host.path("/home/me/Downloads");
+        Files.createDirectories(d);
+        return d;
+    }
+
+    @Test
+    void helpAndVersionOnEveryCommand() {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        for (String cmd : List.of("install", "verify", "rollback", "inspect")) {
+            Run help = run(host, cmd, "--help");
+            assertEquals(0, help.exit(), cmd);
+            assertTrue(help.out().contains("Usage: cudnn " + cmd), help.out());
+            assertTrue(help.out().contains("--json"), cmd + " documents --json");
+            Run version = run(host, cmd, "--version");
+            assertEquals(0, version.exit());
+            assertTrue(version.out().startsWith("cudnn-tool "), version.out());
+        }
+        Run root = run(host, "--help");
+        assertTrue(root.out().contains("Exit codes: 0 ok"), root.out());
+    }
+
+    @Test
+    void badUsageIsOneLineWithExit2AndNoStackTrace() {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Run r = run(host, "install", "--archive");
+        assertEquals(2, r.exit());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("error:") && r.err().contains("fix: see 'cudnn install --help'"), r.err());
+        assertEquals(2, run(host, "verify", "--bogus").exit());
+        Run both = run(host, "install", "--archive", "cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "--cuda-path", "/a", "--prefix", "/b");
+        assertEquals(2, both.exit(), both.err());
+        assertTrue(both.err().contains("--cuda-path and --prefix"), both.err());
+        assertEquals(2, run(host, "verify", "--expect", "nine").exit());
+    }
+
+    @Test
+    void aBadArchiveNameIsExit3WithPatternAndExampleAndATraceOnlyWhenVerbose() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Run r = run(host, "inspect", "cudnn.zip");
+        assertEquals(3, r.exit());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace without --verbose");
+        Run verbose = run(host, "inspect", "cudnn.zip", "--verbose");
+        assertTrue(verbose.err().contains("\tat dev.cudnntool"), verbose.err());
+        Run json = run(host, "install", "--archive", "cudnn.zip", "--json");
+        assertEquals(3, json.exit());
+        assertEquals(3, json.json().get("exitCode").asInt());
+        assertFalse(json.json().get("ok").asBoolean());
+        assertTrue(json.json().get("error").get("message").asText().contains("not a cuDNN archive name"));
+    }
+
+    @Test
+    void inspectJsonHasTheDocumentedShape() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Path a = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads(host));
+        Run r = run(host, "inspect", a.toString(), "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode j = r.json();
+        assertEquals("inspect", j.get("command").asText());
+        assertEquals(1, j.get("schemaVersion").asInt());
+        JsonNode archive = j.get("archive");
+        assertEquals("8.9.5.30", archive.get("version").asText());
+        assertEquals(8, archive.get("major").asInt());
+        assertEquals("windows", archive.get("os").asText());
+        assertEquals("x86_64", archive.get("arch").asText());
+        assertEquals("12", archive.get("cudaVariant").asText());
+        assertEquals("zip", archive.get("format").asText());
+        assertEquals("modern", archive.get("scheme").asText());
+        assertEquals(64, archive.get("sha256").asText().length());
+        assertEquals("8.9.5", j.get("evidence").get("headerVersion").asText());
+        assertEquals(7, j.get("evidence").get("libraries").size());
+        JsonNode f = j.get("findings").get(0);
+        assertTrue(f.has("id") && f.has("severity") && f.has("message") && f.has("fix"), f.toString());
+        assertEquals(31, j.get("entries").size());
+        Run human = run(host, "inspect", a.toString());
+        assertTrue(human.out().contains("7 runtime libraries, 9 headers, 14 import libraries"), human.out());
+        assertTrue(human.out().contains("archive is complete and consistent"), human.out());
+    }
+
+    @Test
+    void inspectRejectsWithExit3AndNamesWhatIsMissing() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Path a = ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_ops_train64_8.dll").writeTo(downloads(host));
+        Run r = run(host, "inspect", a.toString());
+        assertEquals(3, r.exit());
+        assertTrue(r.out().contains("ERROR archive.incomplete") && r.out().contains("cudnn_ops_train64_8.dll"), r.out());
+        Run bad = run(host, "inspect", a.toString(), "--sha256", "0".repeat(64), "--json");
+        assertEquals(3, bad.exit());
+    }
+
+    @Test
+    void dryRunJsonShowsThePlanAndChangesNothing() throws Exception {
+        Host host = windowsMachine();
+        Map<String, String> before = TreeSnapshot.of(host.path(TK));
+        Path a = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads(host));
+        Run r = run(host, "install", "--archive", a.toString(), "--dry-run", "--cuda-path", TK, "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode j = r.json();
+        assertTrue(j.get("dryRun").asBoolean());
+        JsonNode plan = j.get("plan");
+        assertEquals(30, plan.size());
+        JsonNode step = plan.get(0);
+        assertTrue(step.has("source") && step.has("destination") && step.has("action"), step.toString());
+        boolean dll = false;
+        for (JsonNode s : plan) {
+            if (s.get("source").asText().equals("bin/cudnn64_8.dll")) {
+                assertEquals(TK + "\\bin\\cudnn64_8.dll", s.get("destination").asText());
+                assertEquals("add", s.get("action").asText());
+                dll = true;
+            }
+        }
+        assertTrue(dll);
+        assertEquals("536.25", j.get("driver").get("driverVersion").asText());
+        assertEquals("12.2", j.get("toolkit").get("version").asText());
+        assertEquals(before, TreeSnapshot.of(host.path(TK)));
+        Run human = run(host, "install", "--archive", a.toString(), "--dry-run");
+        assertTrue(human.out().contains("plan      30 to add"), human.out());
+        assertTrue(human.out().contains("nothing was changed"), human.out());
+    }
+
+    @Test
+    void installThenRollbackThroughTheCommandLine() throws Exception {
+        Host host = windowsMachine();
+        Map<String, String> before = TreeSnapshot.of(host.path(TK));
+        Path a = ArchiveFixture.windows("9.1.0.70", "12").writeTo(downloads(host));
+        Run install = run(host, "install", "--archive", a.toString(), "--no-probe");
+        assertEquals(0, install.exit(), install.out() + install.err());
+        assertTrue(install.out().contains("installed cuDNN 9.1.0.70 into " + TK), install.out());
+        Run list = run(host, "rollback", "--list", "--json");
+        assertEquals(1, list.json().get("installs").size());
+        assertEquals("9.1.0.70", list.json().get("installs").get(0).get("version").asText());
+        Run verify = run(host, "verify", "--no-probe", "--expect", "9.1.0", "--json");
+        assertEquals(0, verify.exit(), verify.out());
+        assertEquals("9.1.0", verify.json().get("cudnn").get("headerVersion").asText());
+        Run rb = run(host, "rollback", "--json");
+        assertEquals(0, rb.exit(), rb.out() + rb.err());
+        assertEquals(before, TreeSnapshot.of(host.path(TK)));
+        Run again = run(host, "rollback");
+        assertEquals(8, again.exit());
+        assertTrue(again.err().contains("nothing to roll back"), again.err());
+    }
+
+    @Test
+    void verifyOnABareMachineSaysSoPlainlyAndExits0() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of("PATH", "/usr/bin"), new FakeRunner());
+        Run r = run(host, "verify");
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("driver    none found"), r.out());
+        assertTrue(r.out().contains("toolkit   none found"), r.out());
+        assertTrue(r.out().contains("driver.missing"), r.out());
+        Run expect = run(host, "verify", "--expect", "9.5.1", "--json");
+        assertEquals(1, expect.exit());
+        assertEquals("toolkit.missing", expect.json().get("findings").get(1).get("id").asText());
+    }
+}
