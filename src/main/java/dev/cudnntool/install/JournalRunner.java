@@ -20,6 +20,11 @@ import java.util.stream.Stream;
  */
 public final class JournalRunner {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * Fault-injection hook for the kill test only: a pause after each forward step, so a test can
+     * SIGKILL a real install in the middle of its commit. Zero (off) unless the property is set.
+     */
+    private static final long STEP_DELAY_MS = Long.getLong("cudnn-tool.fault.commitStepDelayMs", 0);
     private final FileOps ops;
     private final FileSystem fs;
 
@@ -68,6 +73,17 @@ public final class JournalRunner {
                     }
                 }
                 default -> throw new IOException("unknown journal step " + op.type());
+            }
+            pauseForFaultInjection();
+        }
+    }
+
+    private static void pauseForFaultInjection() {
+        if (STEP_DELAY_MS > 0) {
+            try {
+                Thread.sleep(STEP_DELAY_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
