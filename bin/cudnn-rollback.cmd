@@ -7,5 +7,6 @@ if not exist "%JAR%" (
   exit /b 2
 )
 if "%JAVA%"=="" set "JAVA=java"
-"%JAVA%" -jar "%JAR%" rollback %*
+if "%CUDNN_TOOL_JAVA_OPTS%"=="" set "CUDNN_TOOL_JAVA_OPTS=-XX:+UseSerialGC -Xms16m -Xmx160m"
+"%JAVA%" %CUDNN_TOOL_JAVA_OPTS% -jar "%JAR%" rollback %*
 exit /b %ERRORLEVEL%

@@ -54,10 +54,13 @@ public final class ArchiveInspector {
             throw new ToolException(ExitCode.USAGE, "cannot read archive " + archive + ": " + e.getMessage(),
                     "check the path passed to --archive", e);
         }
+        if (name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+            return new ParallelZip(archive, name, sink, progress, fileSize).read(expected);
+        }
         Walk walk = new Walk(name, sink, progress, fileSize);
         String sha256;
         try (InputStream in = Files.newInputStream(archive);
-             EntryCursor cursor = EntryCursor.open(new java.io.BufferedInputStream(in, 1 << 20), name.format())) {
+             EntryCursor cursor = open(archive, in, name.format())) {
             walk.cursor = cursor;
             RawEntry raw;
             while ((raw = cursor.next()) != null) {
@@ -72,7 +75,7 @@ public final class ArchiveInspector {
             throw corrupt(name, walk.current, e);
         } catch (IOException e) {
             if (walk.sinkFailure) {
-                throw new UncheckedIOException2(e);
+                throw new SinkFailure(e);
             }
             throw corrupt(name, walk.current, e);
         } catch (RuntimeException e) {
@@ -84,9 +87,25 @@ public final class ArchiveInspector {
         return walk.report(sha256, fileSize, expected);
     }
 
+    /** Multi-block .xz files are decoded on several threads; everything else as one stream. */
+    private static EntryCursor open(Path archive, InputStream in, ArchiveFormat format) throws IOException {
+        if (format == ArchiveFormat.TAR_XZ) {
+            ParallelXz parallel;
+            try {
+                parallel = ParallelXz.open(archive);
+            } catch (IOException | RuntimeException e) {
+                parallel = null; // not a well-formed seekable .xz: the stream decoder will say what is wrong
+            }
+            if (parallel != null) {
+                return EntryCursor.overParallelXz(parallel);
+            }
+        }
+        return EntryCursor.open(new java.io.BufferedInputStream(in, 1 << 20), format);
+    }
+
     /** An I/O failure of the sink (disk full, permission), not of the archive. */
-    public static final class UncheckedIOException2 extends java.io.UncheckedIOException {
-        public UncheckedIOException2(IOException cause) {
+    public static final class SinkFailure extends java.io.UncheckedIOException {
+        public SinkFailure(IOException cause) {
             super(cause.getMessage(), cause);
         }
     }
@@ -131,7 +150,12 @@ public final class ArchiveInspector {
             this.fileSize = fileSize;
         }
 
-        void accept(RawEntry raw) throws IOException {
+        /** The checked facts of one entry, before its content is read. */
+        record Prepared(String path, String relPath, EntryRole role, List<String> segs, RawEntry raw) {
+        }
+
+        /** Every check that needs only the entry's header; null for the top folder itself. */
+        Prepared prepare(RawEntry raw) {
             current = raw.name();
             if (++count > limits.maxEntries()) {
                 throw EntrySafety.unsafe(raw.name(), "more than " + limits.maxEntries() + " entries");
@@ -154,12 +178,33 @@ public final class ArchiveInspector {
                 if (raw.type() != EntryType.DIRECTORY) {
                     throw layout("file '" + raw.name() + "' is not inside a top folder");
                 }
-                return;
+                return null;
             }
             List<String> rel = segs.subList(1, segs.size());
-            String relPath = String.join("/", rel);
-            String path = String.join("/", segs);
-            EntryRole role = ArchiveLayout.classify(rel, raw.type());
+            if (raw.type() == EntryType.SYMLINK) {
+                EntrySafety.symlinkTarget(raw.name(), segs, raw.linkTarget());
+            }
+            return new Prepared(String.join("/", segs), String.join("/", rel), ArchiveLayout.classify(rel, raw.type()), segs, raw);
+        }
+
+        void accept(RawEntry raw) throws IOException {
+            Prepared p = prepare(raw);
+            if (p == null) {
+                return;
+            }
+            if (raw.type() == EntryType.FILE) {
+                readFile(p.path(), p.relPath(), p.role(), raw);
+            } else {
+                acceptNonFile(p);
+            }
+        }
+
+        /** Folders and links: no content, straight to the sink. */
+        void acceptNonFile(Prepared p) throws IOException {
+            RawEntry raw = p.raw();
+            String path = p.path();
+            String relPath = p.relPath();
+            EntryRole role = p.role();
             switch (raw.type()) {
                 case DIRECTORY -> {
                     ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.DIRECTORY, 0, null, null, raw.mode());
@@ -167,7 +212,6 @@ public final class ArchiveInspector {
                     callSink(() -> sink.directory(item));
                 }
                 case SYMLINK -> {
-                    EntrySafety.symlinkTarget(raw.name(), segs, raw.linkTarget());
                     ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.SYMLINK, 0, null,
                             raw.linkTarget(), raw.mode());
                     items.add(item);
@@ -186,7 +230,7 @@ public final class ArchiveInspector {
                     items.add(item);
                     callSink(() -> sink.hardlink(item));
                 }
-                default -> readFile(path, relPath, role, raw);
+                default -> throw new IllegalStateException("not a folder or link: " + raw);
             }
         }
 
@@ -196,15 +240,9 @@ public final class ArchiveInspector {
             MessageDigest md = EntryCursor.sha256();
             Metered content = new Metered(cursor.content(), md, raw.name());
             String fileName = item.fileName();
-            if (role == EntryRole.HEADER && (fileName.equals("cudnn_version.h") || fileName.equals("cudnn.h"))) {
+            if (isVersionHeader(role, fileName)) {
                 byte[] text = content.readNBytes(HEADER_CAPTURE_LIMIT);
-                Optional<CudnnVersion> v = HeaderVersion.parse(new String(text, StandardCharsets.ISO_8859_1));
-                if (v.isPresent() && fileName.equals("cudnn_version.h")) {
-                    headerVersion = v.get();
-                    headerFile = relPath;
-                } else if (v.isPresent()) {
-                    fallbackHeaderVersion = v.get();
-                }
+                noteHeader(fileName, relPath, text);
                 InputStream replay = new java.io.SequenceInputStream(new ByteArrayInputStream(text), content);
                 callSink(() -> sink.file(item, replay));
             } else {
@@ -215,6 +253,20 @@ public final class ArchiveInspector {
             items.add(done);
             files.put(relPath, done);
             progress.update(cursor.compressedBytesRead(), fileSize, files.size(), totalBytes);
+        }
+
+        boolean isVersionHeader(EntryRole role, String fileName) {
+            return role == EntryRole.HEADER && (fileName.equals("cudnn_version.h") || fileName.equals("cudnn.h"));
+        }
+
+        synchronized void noteHeader(String fileName, String relPath, byte[] text) {
+            Optional<CudnnVersion> v = HeaderVersion.parse(new String(text, StandardCharsets.ISO_8859_1));
+            if (v.isPresent() && fileName.equals("cudnn_version.h")) {
+                headerVersion = v.get();
+                headerFile = relPath;
+            } else if (v.isPresent()) {
+                fallbackHeaderVersion = v.get();
+            }
         }
 
         private void callSink(IoAction action) throws IOException {
@@ -389,6 +441,215 @@ public final class ArchiveInspector {
                                 + "-fold (an archive bomb)");
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * A zip on this machine's disk is read with random access: the whole central directory is
+     * checked before a single byte is inflated (names, types, sizes, ratios), then the entries are
+     * inflated in parallel, largest first, each hashed and CRC-checked as it is written, while
+     * another thread hashes the archive file itself.
+     */
+    private final class ParallelZip {
+        private final Path archive;
+        private final ArchiveName name;
+        private final EntrySink sink;
+        private final ReadProgress progress;
+        private final long fileSize;
+        private final Walk walk;
+        private final java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        private long declaredTotal;
+
+        ParallelZip(Path archive, ArchiveName name, EntrySink sink, ReadProgress progress, long fileSize) {
+            this.archive = archive;
+            this.name = name;
+            this.sink = sink;
+            this.progress = progress;
+            this.fileSize = fileSize;
+            this.walk = new Walk(name, sink, progress, fileSize);
+        }
+
+        private record Pending(int index, ArchiveItem item, java.util.zip.ZipEntry entry) {
+        }
+
+        ArchiveReport read(ChecksumExpectation expected) {
+            java.util.concurrent.ExecutorService pool = null;
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(archive.toString())) {
+                List<Pending> pending = new ArrayList<>();
+                for (java.util.Enumeration<? extends java.util.zip.ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
+                    java.util.zip.ZipEntry ze = en.nextElement();
+                    RawEntry raw = new RawEntry(ze.getName(), ze.isDirectory() ? EntryType.DIRECTORY : EntryType.FILE,
+                            ze.getSize(), null, 0);
+                    Walk.Prepared p = walk.prepare(raw);
+                    if (p == null) {
+                        continue;
+                    }
+                    if (raw.type() == EntryType.DIRECTORY) {
+                        walk.acceptNonFile(p);
+                        continue;
+                    }
+                    checkDeclared(ze);
+                    ArchiveItem item = new ArchiveItem(p.path(), p.relPath(), p.role(), EntryType.FILE, ze.getSize(), null, null, 0);
+                    pending.add(new Pending(walk.items.size(), item, ze));
+                    walk.items.add(item);
+                }
+                int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+                pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                    Thread t = new Thread(r, "cudnn-tool-unzip");
+                    t.setDaemon(true);
+                    return t;
+                });
+                java.util.concurrent.Future<String> archiveHash = pool.submit(this::hashArchive);
+                List<Pending> bySize = new ArrayList<>(pending);
+                bySize.sort(java.util.Comparator.comparingLong((Pending x) -> x.entry().getSize()).reversed());
+                List<java.util.concurrent.Future<ArchiveItem>> results = new ArrayList<>();
+                for (Pending p : bySize) {
+                    results.add(pool.submit(() -> extract(zip, p)));
+                }
+                for (int i = 0; i < bySize.size(); i++) {
+                    ArchiveItem doneItem = await(results.get(i), bySize.get(i).item().path(), pool);
+                    walk.items.set(bySize.get(i).index(), doneItem);
+                    walk.files.put(doneItem.relPath(), doneItem);
+                }
+                String sha256 = await(archiveHash, null, pool);
+                return walk.report(sha256, fileSize, expected);
+            } catch (ToolException | SinkFailure e) {
+                throw e;
+            } catch (IOException e) {
+                throw corrupt(name, walk.current, e);
+            } finally {
+                if (pool != null) {
+                    pool.shutdownNow();
+                }
+            }
+        }
+
+        /** Size, ratio and total checks from the central directory, before anything is inflated. */
+        private void checkDeclared(java.util.zip.ZipEntry ze) {
+            long size = ze.getSize();
+            long packed = Math.max(ze.getCompressedSize(), 1);
+            if (size < 0) {
+                throw EntrySafety.unsafe(ze.getName(), "no size in the zip's directory");
+            }
+            if (size > limits.ratioFloorBytes() && size > packed * limits.maxRatio()) {
+                throw EntrySafety.unsafe(ze.getName(), "it expands more than " + limits.maxRatio() + "-fold (an archive bomb)");
+            }
+            declaredTotal += size;
+            if (declaredTotal > limits.maxTotalBytes()) {
+                throw EntrySafety.unsafe(ze.getName(), "the archive expands to more than " + (limits.maxTotalBytes() >> 20) + " MiB");
+            }
+        }
+
+        private String hashArchive() throws IOException {
+            java.security.MessageDigest md = EntryCursor.sha256();
+            try (InputStream in = Files.newInputStream(archive)) {
+                byte[] buf = new byte[1 << 20];
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    md.update(buf, 0, n);
+                }
+            }
+            return Hex.of(md.digest());
+        }
+
+        private ArchiveItem extract(java.util.zip.ZipFile zip, Pending p) throws IOException {
+            java.util.zip.ZipEntry ze = p.entry();
+            java.security.MessageDigest md = EntryCursor.sha256();
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            long[] count = {0};
+            try (InputStream raw = zip.getInputStream(ze)) {
+                InputStream metered = new java.io.FilterInputStream(raw) {
+                    @Override
+                    public int read() throws IOException {
+                        byte[] one = new byte[1];
+                        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        int n;
+                        try {
+                            n = in.read(b, off, len);
+                        } catch (IOException e) {
+                            throw new ArchiveDamaged(e);
+                        }
+                        if (n > 0) {
+                            md.update(b, off, n);
+                            crc.update(b, off, n);
+                            count[0] += n;
+                            if (count[0] > ze.getSize()) {
+                                throw new ArchiveDamaged(new ZipException("entry holds more than the " + ze.getSize()
+                                        + " bytes its header declares"));
+                            }
+                            long w = written.addAndGet(n);
+                            if ((w & 0xFFFFF) < n) {
+                                report(w);
+                            }
+                        }
+                        return n;
+                    }
+                };
+                InputStream content = metered;
+                if (walk.isVersionHeader(p.item().role(), p.item().fileName())) {
+                    byte[] text = metered.readNBytes(HEADER_CAPTURE_LIMIT);
+                    walk.noteHeader(p.item().fileName(), p.item().relPath(), text);
+                    content = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(text), metered);
+                }
+                final InputStream c = content;
+                try {
+                    sink.file(p.item(), c);
+                } catch (ArchiveDamaged e) {
+                    throw e;
+                } catch (IOException e) {
+                    throw new SinkFailure(e);
+                }
+                c.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (ArchiveDamaged e) {
+                throw corrupt(name, p.item().path(), (IOException) e.getCause());
+            } catch (ZipException e) {
+                throw corrupt(name, p.item().path(), e);
+            }
+            if (count[0] != ze.getSize() || ze.getCrc() != -1 && crc.getValue() != ze.getCrc()) {
+                throw corrupt(name, p.item().path(), new ZipException(count[0] != ze.getSize()
+                        ? "holds " + count[0] + " bytes, its header declares " + ze.getSize() : "CRC mismatch"));
+            }
+            done.incrementAndGet();
+            report(written.get());
+            return p.item().withHash(count[0], Hex.of(md.digest()));
+        }
+
+        private void report(long w) {
+            synchronized (progress) {
+                long read = declaredTotal <= 0 ? 0 : (long) (fileSize * Math.min(1.0, (double) w / declaredTotal));
+                progress.update(read, fileSize, done.get(), w);
+            }
+        }
+
+        private <T> T await(java.util.concurrent.Future<T> f, String entry, java.util.concurrent.ExecutorService pool)
+                throws IOException {
+            try {
+                return f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                pool.shutdownNow();
+                Throwable c = e.getCause();
+                if (c instanceof ToolException t) {
+                    throw t;
+                }
+                if (c instanceof SinkFailure sf) {
+                    throw sf;
+                }
+                if (c instanceof IOException io) {
+                    throw io;
+                }
+                if (c instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new IOException(c);
             }
         }
     }

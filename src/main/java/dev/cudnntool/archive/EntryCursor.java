@@ -25,6 +25,7 @@ public final class EntryCursor implements Closeable {
     private final Counting compressed;
     private final ZipInputStream zip;
     private final TarArchiveInputStream tar;
+    private final ParallelXz parallel;
 
     private EntryCursor(InputStream raw, MessageDigest digest, Counting compressed,
                         ZipInputStream zip, TarArchiveInputStream tar) {
@@ -33,6 +34,21 @@ public final class EntryCursor implements Closeable {
         this.compressed = compressed;
         this.zip = zip;
         this.tar = tar;
+        this.parallel = null;
+    }
+
+    private EntryCursor(ParallelXz parallel) {
+        this.raw = null;
+        this.archiveDigest = null;
+        this.compressed = null;
+        this.zip = null;
+        this.tar = new TarArchiveInputStream(parallel, 1 << 16);
+        this.parallel = parallel;
+    }
+
+    /** A tar inside a multi-block .xz, decoded on several threads (see {@link ParallelXz}). */
+    static EntryCursor overParallelXz(ParallelXz parallel) {
+        return new EntryCursor(parallel);
     }
 
     public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format) throws IOException {
@@ -93,11 +109,14 @@ public final class EntryCursor implements Closeable {
 
     /** Compressed bytes consumed so far (an upper bound: decompressors read a little ahead). */
     public long compressedBytesRead() {
-        return compressed.count;
+        return parallel != null ? parallel.compressedConsumed() : compressed.count;
     }
 
     /** Reads whatever follows the last entry (zip central directory, padding) and returns the file's sha256. */
     public String finishAndHash() throws IOException {
+        if (parallel != null) {
+            return parallel.fileSha256();
+        }
         byte[] buf = new byte[1 << 16];
         while (raw.read(buf) >= 0) {
             // drain so the digest covers the whole file
@@ -111,6 +130,9 @@ public final class EntryCursor implements Closeable {
             zip.close();
         } else {
             tar.close();
+        }
+        if (parallel != null) {
+            parallel.close();
         }
     }
 

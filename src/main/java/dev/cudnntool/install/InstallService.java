@@ -110,35 +110,37 @@ public final class InstallService {
         }
         InstallTarget t = pf.target();
         Path state = t.stateDir();
-        boolean rootCreated = false;
+        List<Path> createdRoots = new ArrayList<>(); // a --prefix and its missing parents, outermost first
         boolean stateCreated = false;
         try {
             checkTargetFree(t);
             checkWritable(t, existingDestinationDirs(t, name));
             checkFreeSpace(t, req.archive());
-            if (!Files.isDirectory(t.root())) {
-                ops.createDirectory(t.root());
-                rootCreated = true;
+            for (Path d = t.root(); d != null && !Files.exists(d); d = d.getParent()) {
+                createdRoots.add(0, d);
+            }
+            for (Path d : createdRoots) {
+                ops.createDirectory(d);
             }
             if (!Files.isDirectory(state)) {
                 ops.createDirectory(state);
                 stateCreated = true;
             }
         } catch (IOException e) {
-            cleanupBeforeCommit(null, state, stateCreated, rootCreated ? t.root() : null);
+            cleanupBeforeCommit(state, stateCreated, createdRoots);
             throw notWritable(t.root(), e);
         } catch (ToolException e) {
-            cleanupBeforeCommit(null, state, stateCreated, rootCreated ? t.root() : null);
+            cleanupBeforeCommit(state, stateCreated, createdRoots);
             throw e;
         }
         TargetLock lock;
         try {
             lock = TargetLock.acquire(state);
         } catch (ToolException e) {
-            cleanupBeforeCommit(null, state, stateCreated, rootCreated ? t.root() : null);
+            cleanupBeforeCommit(state, stateCreated, createdRoots);
             throw e;
         }
-        Transaction tx = new Transaction(req, name, pf, t, state, stateCreated, rootCreated);
+        Transaction tx = new Transaction(req, name, pf, t, state, stateCreated, createdRoots);
         try {
             return tx.run(progress);
         } finally {
@@ -155,7 +157,7 @@ public final class InstallService {
         final InstallTarget t;
         final Path state;
         final boolean stateCreated;
-        final boolean rootCreated;
+        final List<Path> createdRoots;
         final JournalRunner runner = new JournalRunner(ops, host.fs());
         final String id;
         final Path staging;
@@ -163,14 +165,14 @@ public final class InstallService {
         boolean removeStateDir;
 
         Transaction(InstallRequest req, ArchiveName name, Preflight pf, InstallTarget t, Path state,
-                    boolean stateCreated, boolean rootCreated) {
+                    boolean stateCreated, List<Path> createdRoots) {
             this.req = req;
             this.name = name;
             this.pf = pf;
             this.t = t;
             this.state = state;
             this.stateCreated = stateCreated;
-            this.rootCreated = rootCreated;
+            this.createdRoots = createdRoots;
             this.id = ID.format(clock.instant()) + "-" + String.format("%04d", nextSequence(state));
             this.staging = state.resolve("staging-" + id);
             this.historyDir = History.dir(state).resolve(id);
@@ -184,7 +186,7 @@ public final class InstallService {
             try {
                 ops.createDirectory(staging);
                 report = new ArchiveInspector(limits).inspect(req.archive(), name, req.expected(), sink, progress);
-            } catch (ArchiveInspector.UncheckedIOException2 e) {
+            } catch (ArchiveInspector.SinkFailure e) {
                 cleanupStaging();
                 return failedBeforeCommit(findings, e.getCause(), "while unpacking into " + staging);
             } catch (IOException e) {
@@ -312,9 +314,7 @@ public final class InstallService {
                 if (stateCreated && onlyLockLeft(state)) {
                     Files.deleteIfExists(state.resolve("lock"));
                     ops.delete(state);
-                    if (rootCreated && JournalRunner.isEmptyDir(t.root())) {
-                        ops.delete(t.root());
-                    }
+                    removeEmpty(createdRoots);
                 }
             } catch (IOException ignored) {
                 // an empty .cudnn-tool folder is harmless; nothing of cuDNN's was left behind
@@ -369,10 +369,8 @@ public final class InstallService {
                     license = keep.toString();
                 }
             }
-            List<String> createdDirs = new ArrayList<>();
-            if (rootCreated) {
-                createdDirs.add(t.root().toString()); // removed by rollback once the tool's folder is gone
-            }
+            // The prefix and parents this run created come first; rollback removes them once the tool's folder is gone.
+            List<String> createdDirs = new ArrayList<>(createdRoots.stream().map(Path::toString).toList());
             created.stream().map(Path::toString).forEach(createdDirs::add);
             InstallRecord record = new InstallRecord(id, clock.instant().toString(), toolVersion, name.fileName(),
                     name.version().toString(), report.archive().sha256(), t.root().toString(), t.kind().label(),
@@ -421,17 +419,28 @@ public final class InstallService {
     }
 
     /** Undoes the folders a run created before it got as far as the lock. */
-    private void cleanupBeforeCommit(Object unused, Path state, boolean stateCreated, Path createdRoot) {
+    private void cleanupBeforeCommit(Path state, boolean stateCreated, List<Path> createdRoots) {
         try {
             if (stateCreated && onlyLockLeft(state)) {
                 Files.deleteIfExists(state.resolve("lock"));
                 ops.delete(state);
             }
-            if (createdRoot != null && JournalRunner.isEmptyDir(createdRoot)) {
-                ops.delete(createdRoot);
-            }
         } catch (IOException ignored) {
             // nothing of cuDNN's was changed; an empty folder may stay
+        }
+        removeEmpty(createdRoots);
+    }
+
+    /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
+    void removeEmpty(List<Path> created) {
+        try {
+            for (int i = created.size() - 1; i >= 0; i--) {
+                if (JournalRunner.isEmptyDir(created.get(i))) {
+                    ops.delete(created.get(i));
+                }
+            }
+        } catch (IOException ignored) {
+            // an empty folder may stay
         }
     }
 

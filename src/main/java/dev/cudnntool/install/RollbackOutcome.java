@@ -10,9 +10,9 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RollbackOutcome(@JsonIgnore ExitCode exit, String summary, String installId, String version,
                               List<Journal.Op> steps, List<String> keptChangedFiles, List<Finding> findings,
-                              @JsonIgnore boolean createdRoot) {
+                              @JsonIgnore List<String> createdRoots) {
     public RollbackOutcome(ExitCode exit, String summary, String installId, String version, List<Journal.Op> steps,
                            List<String> keptChangedFiles, List<Finding> findings) {
-        this(exit, summary, installId, version, steps, keptChangedFiles, findings, false);
+        this(exit, summary, installId, version, steps, keptChangedFiles, findings, List.of());
     }
 }

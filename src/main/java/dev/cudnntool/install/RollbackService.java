@@ -66,13 +66,16 @@ public final class RollbackService {
             if (lock != null) {
                 lock.release(false);
                 removeStateDirIfEmpty(state);
-                if (outcome != null && outcome.exit() == ExitCode.OK && outcome.createdRoot() && Files.isDirectory(t.root())) {
-                    try {
-                        if (JournalRunner.isEmptyDir(t.root())) {
-                            ops.delete(t.root()); // the install created this --prefix folder
+                if (outcome != null && outcome.exit() == ExitCode.OK) {
+                    // The install created this --prefix folder (and maybe its parents): they go too, if empty.
+                    for (String d : outcome.createdRoots()) {
+                        try {
+                            if (JournalRunner.isEmptyDir(host.path(d))) {
+                                ops.delete(host.path(d));
+                            }
+                        } catch (IOException ignored) {
+                            // an empty folder may stay
                         }
-                    } catch (IOException ignored) {
-                        // an empty folder may stay
                     }
                 }
             }
@@ -149,10 +152,11 @@ public final class RollbackService {
         }
         List<String> created = new ArrayList<>(rec.createdDirs());
         java.util.Collections.reverse(created);
-        boolean createdRoot = false;
+        List<String> createdRoots = new ArrayList<>(); // innermost first: created reversed
         for (String d : created) {
-            if (host.path(d).equals(t.root())) {
-                createdRoot = true;
+            Path p = host.path(d);
+            if (t.root().startsWith(p)) {
+                createdRoots.add(d); // the root or a parent: still holds .cudnn-tool until the end
                 continue;
             }
             jops.add(Journal.Op.rmdir(d));
@@ -165,7 +169,7 @@ public final class RollbackService {
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
                     + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(), jops,
-                    kept, List.of(), false);
+                    kept, List.of(), List.of());
         }
         Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", java.time.Instant.now().toString(),
                 t.root().toString(), jops, rec.id(), false);
@@ -182,7 +186,7 @@ public final class RollbackService {
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
                 + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
-                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, List.of(), createdRoot);
+                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, List.of(), createdRoots);
     }
 
     private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,

@@ -11,14 +11,16 @@ import java.nio.file.Path;
 
 /**
  * Writes each validated archive entry below the staging folder (same file system as the target,
- * so commit is a rename). Content is streamed with a large buffer and hashed by the inspector
+ * so commit is a rename). Safe for the parallel zip reader: folders are created under a lock,
+ * each thread copies through its own buffer. Content is streamed with a large buffer and hashed by the inspector
  * on the way through: staged files are never read a second time.
  */
 final class StagingSink implements EntrySink {
     private static final int BUFFER = 1 << 20;
     private final Path root;
     private final FileOps ops;
-    private final byte[] buffer = new byte[BUFFER];
+    /** One buffer per writing thread: zip entries are staged in parallel. */
+    private final ThreadLocal<byte[]> buffer = ThreadLocal.withInitial(() -> new byte[BUFFER]);
 
     StagingSink(Path root, FileOps ops) {
         this.root = root;
@@ -46,10 +48,11 @@ final class StagingSink implements EntrySink {
     public void file(ArchiveItem item, InputStream content) throws IOException {
         Path p = staged(item);
         mkdirs(p.getParent());
+        byte[] buf = buffer.get();
         try (OutputStream out = ops.newFile(p)) {
             int n;
-            while ((n = content.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
+            while ((n = content.read(buf)) >= 0) {
+                out.write(buf, 0, n);
             }
         }
         ops.setMode(p, item.mode());
@@ -72,7 +75,7 @@ final class StagingSink implements EntrySink {
         ops.setMode(p, item.mode());
     }
 
-    private void mkdirs(Path dir) throws IOException {
+    private synchronized void mkdirs(Path dir) throws IOException {
         if (dir == null || Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
