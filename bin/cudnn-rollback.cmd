@@ -8,5 +8,6 @@ if not exist "%JAR%" (
 )
 if "%JAVA%"=="" set "JAVA=java"
 if "%CUDNN_TOOL_JAVA_OPTS%"=="" set "CUDNN_TOOL_JAVA_OPTS=-XX:+UseSerialGC -Xms16m -Xmx160m"
+if exist "%~dp0..\target\cudnn-tool.jsa" set "CUDNN_TOOL_JAVA_OPTS=%CUDNN_TOOL_JAVA_OPTS% -XX:SharedArchiveFile=%~dp0..\target\cudnn-tool.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
 "%JAVA%" %CUDNN_TOOL_JAVA_OPTS% -jar "%JAR%" rollback %*
 exit /b %ERRORLEVEL%

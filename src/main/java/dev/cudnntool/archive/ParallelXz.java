@@ -28,7 +28,10 @@ final class ParallelXz extends InputStream {
     static final int MAX_BLOCK = 32 << 20;
     /** Per decoder (its LZMA dictionary), in KiB: xz presets up to -6 (8 MiB dictionary) qualify. */
     private static final int DECODER_MEMORY_KIB = 12 * 1024;
-    private static final long WINDOW_BYTES = 64L << 20;
+    /** The blocks held at once may use at most this much, and at most half the heap. */
+    private static long windowBytes() {
+        return Math.min(96L << 20, Runtime.getRuntime().maxMemory() / 2);
+    }
 
     private final Path file;
     private final int blocks;
@@ -55,7 +58,7 @@ final class ParallelXz extends InputStream {
             max = (int) Math.max(max, index.getBlockSize(i));
         }
         // Blocks being decoded, plus the one the reader is on: enough to keep every core busy.
-        this.window = (int) Math.max(2, Math.min(threads, WINDOW_BYTES / Math.max(1, max)));
+        this.window = (int) Math.max(2, Math.min(threads, windowBytes() / Math.max(1, max) - 1));
         this.free = new ArrayBlockingQueue<>(window + 1);
         for (int i = 0; i < window + 1; i++) {
             free.add(new byte[max]);
@@ -86,10 +89,13 @@ final class ParallelXz extends InputStream {
             if (index.getBlockCount() < 2) {
                 return null;
             }
+            long max = 0;
             for (int i = 0; i < index.getBlockCount(); i++) {
-                if (index.getBlockSize(i) > MAX_BLOCK) {
-                    return null;
-                }
+                max = Math.max(max, index.getBlockSize(i));
+            }
+            // Two blocks being decoded and one being read must fit the window, or it is not worth it.
+            if (max > MAX_BLOCK || 3 * max > windowBytes()) {
+                return null;
             }
             if (!decoderFits(file)) {
                 return null; // a large dictionary: one decoder, as a stream, keeps memory flat

@@ -20,19 +20,40 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        System.exit(run(new ToolContext(Host.system(), out, err, System.console() != null), args));
+        Host host = Host.system();
+        dev.cudnntool.probe.ProbeRunner warm = null;
+        if (args.length > 0 && args[0].equals("verify") && !java.util.Arrays.asList(args).contains("--no-probe")) {
+            // Start the probe's JVM before picocli even loads: the two start-ups overlap.
+            warm = new dev.cudnntool.probe.ProbeRunner(host.runner(), dev.cudnntool.probe.ProbeRunner.currentJava());
+            warm.warmUp();
+        }
+        int code;
+        try {
+            code = run(new ToolContext(host, out, err, System.console() != null, warm), args);
+        } finally {
+            if (warm != null) {
+                warm.close();
+            }
+        }
+        System.exit(code);
     }
 
     public static int run(ToolContext ctx, String... args) {
-        CommandLine cl = commandLine(ctx);
+        CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null);
         int code = cl.execute(args);
         ctx.out().flush();
         ctx.err().flush();
         return code;
     }
 
-    static CommandLine commandLine(ToolContext ctx) {
-        CommandLine cl = new CommandLine(new CudnnCommand(), new ContextFactory(ctx));
+    static CommandLine commandLine(ToolContext ctx, String first) {
+        ContextFactory factory = new ContextFactory(ctx);
+        CommandLine cl = new CommandLine(new CudnnCommand(), factory);
+        for (var e : CudnnCommand.SUBCOMMANDS.entrySet()) {
+            if (first == null || !CudnnCommand.SUBCOMMANDS.containsKey(first) || e.getKey().equals(first)) {
+                cl.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));
+            }
+        }
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);

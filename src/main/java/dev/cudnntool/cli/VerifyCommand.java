@@ -3,7 +3,6 @@ package dev.cudnntool.cli;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.CudnnVersion;
-import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.verify.VerifyReport;
 import dev.cudnntool.verify.VerifyService;
 import java.util.concurrent.Callable;
@@ -44,8 +43,7 @@ public class VerifyCommand implements Callable<Integer> {
                         "write it as MAJOR.MINOR.PATCH, e.g. --expect 8.9.5");
             }
         }
-        VerifyService service = new VerifyService(ctx.host(),
-                noProbe ? null : new ProbeRunner(ctx.host().runner(), ProbeRunner.currentJava()));
+        VerifyService service = new VerifyService(ctx.host(), noProbe ? null : ctx.probe());
         VerifyReport r = service.verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected);
         ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
         if (output.json) {

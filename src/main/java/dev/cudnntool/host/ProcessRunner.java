@@ -9,4 +9,33 @@ import java.util.List;
  */
 public interface ProcessRunner {
     ProcessResult run(List<String> command, Duration timeout);
+
+    /**
+     * Starts a program now and lets the caller finish it later by writing its standard input:
+     * used to warm the probe's JVM up while the tool is still parsing its own arguments.
+     */
+    default Started start(List<String> command) {
+        return new Started() {
+            @Override
+            public ProcessResult finish(String stdin, Duration timeout) {
+                List<String> withInput = new java.util.ArrayList<>(command);
+                withInput.add("<" + stdin.strip());
+                return run(withInput, timeout);
+            }
+
+            @Override
+            public void cancel() {
+                // nothing was started
+            }
+        };
+    }
+
+    /** A program started early, waiting for its standard input. */
+    interface Started {
+        /** Writes {@code stdin}, closes it, and waits (with the timeout counted from now). */
+        ProcessResult finish(String stdin, Duration timeout);
+
+        /** Ends it unused. */
+        void cancel();
+    }
 }

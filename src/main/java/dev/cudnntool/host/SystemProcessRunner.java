@@ -46,6 +46,51 @@ public final class SystemProcessRunner implements ProcessRunner {
         Drain err = new Drain(p.getErrorStream());
         out.start();
         err.start();
+        return await(p, out, err, timeout);
+    }
+
+    @Override
+    public Started start(List<String> command) {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(extraEnv);
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            ProcessResult failed = ProcessResult.notStarted(e.getMessage());
+            return new Started() {
+                public ProcessResult finish(String stdin, Duration timeout) {
+                    return failed;
+                }
+
+                public void cancel() {
+                }
+            };
+        }
+        Drain out = new Drain(p.getInputStream());
+        Drain err = new Drain(p.getErrorStream());
+        out.start();
+        err.start();
+        return new Started() {
+            @Override
+            public ProcessResult finish(String stdin, Duration timeout) {
+                try (var in = p.getOutputStream()) {
+                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
+                } catch (IOException ignored) {
+                    // the child is gone already: its exit status tells why
+                }
+                return await(p, out, err, timeout);
+            }
+
+            @Override
+            public void cancel() {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        };
+    }
+
+    private static ProcessResult await(Process p, Drain out, Drain err, Duration timeout) {
         boolean finished;
         try {
             finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);

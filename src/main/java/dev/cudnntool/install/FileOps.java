@@ -27,6 +27,9 @@ public interface FileOps {
     /** Writes the whole file through a temporary file, forced to disk, then renamed over it. */
     void writeAtomically(Path file, byte[] content) throws IOException;
 
+    /** Appends one line to a file (creating it), forced to disk before it returns. */
+    void appendLine(Path file, String line) throws IOException;
+
     /** Proves the folder accepts new files by creating and removing one. */
     void checkWritable(Path dir) throws IOException;
 }

@@ -158,7 +158,7 @@ public final class InstallService {
         final Path state;
         final boolean stateCreated;
         final List<Path> createdRoots;
-        final JournalRunner runner = new JournalRunner(ops, host.fs());
+        final JournalRunner runner;
         final String id;
         final Path staging;
         final Path historyDir;
@@ -173,6 +173,7 @@ public final class InstallService {
             this.state = state;
             this.stateCreated = stateCreated;
             this.createdRoots = createdRoots;
+            this.runner = new JournalRunner(ops, host.fs(), state);
             this.id = ID.format(clock.instant()) + "-" + String.format("%04d", nextSequence(state));
             this.staging = state.resolve("staging-" + id);
             this.historyDir = History.dir(state).resolve(id);
@@ -220,10 +221,10 @@ public final class InstallService {
             }
             // From here on the target changes: every failure undoes what was done.
             try {
-                runner.write(state, journal);
-                runner.forward(journal.ops());
+                runner.begin(journal);
+                runner.forward(journal);
                 ops.writeAtomically(historyDir.resolve("install.json"), JournalRunner.JSON.writeValueAsBytes(record));
-                runner.write(state, journal.withState("verifying"));
+                runner.write(journal.withState("verifying"));
             } catch (IOException e) {
                 return undo(journal, findings, report, plan, "install failed (" + describe(e) + ")");
             }
@@ -235,7 +236,7 @@ public final class InstallService {
             }
             try {
                 runner.deleteTree(staging);
-                ops.delete(JournalRunner.journalFile(state)); // the commit point: no journal, a finished install
+                runner.finish(); // the commit point: no journal, a finished install
             } catch (IOException e) {
                 return undo(journal, findings, report, plan, "install failed while cleaning up (" + describe(e) + ")");
             }
@@ -275,11 +276,11 @@ public final class InstallService {
         private InstallOutcome undo(Journal journal, List<Finding> findings, ArchiveReport report, InstallPlan plan,
                                     String why) {
             try {
-                runner.write(state, journal.withState("rolling-back"));
-                runner.backward(journal.ops());
+                runner.write(journal.withState("rolling-back"));
+                runner.backward(journal);
                 runner.deleteTree(historyDir);
                 runner.deleteTree(staging);
-                ops.delete(JournalRunner.journalFile(state));
+                runner.finish();
             } catch (IOException e2) {
                 findings.add(Finding.error("install.rollback-failed", why + "; undoing it failed too: " + describe(e2),
                         "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")

@@ -14,9 +14,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads, writes and replays journals. Replaying looks only at the file system: a move is done
- * when its source is gone and its destination exists, so replay after a crash at any point
- * neither repeats nor skips a step.
+ * Runs one journal: its steps forward (an install, a rollback) or backward (undoing either),
+ * appending "done N" / "undone N" to journal.log, forced to disk, after each step. After a
+ * crash the log says how many steps are in effect; only the one step at that boundary (carried
+ * out, but the crash came before its line) is judged from the disk, which for a single step is
+ * unambiguous even where later steps reuse its paths (a rollback puts the old cudnn.h back where
+ * it moved the new one from).
  */
 public final class JournalRunner {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -25,20 +28,24 @@ public final class JournalRunner {
      * SIGKILL a real install in the middle of its commit. Zero (off) unless the property is set.
      */
     private static final long STEP_DELAY_MS = Long.getLong("cudnn-tool.fault.commitStepDelayMs", 0);
+
     private final FileOps ops;
     private final FileSystem fs;
+    private final Path stateDir;
+    private int inEffect;
 
-    public JournalRunner(FileOps ops, FileSystem fs) {
+    public JournalRunner(FileOps ops, FileSystem fs, Path stateDir) {
         this.ops = ops;
         this.fs = fs;
+        this.stateDir = stateDir;
     }
 
     public static Path journalFile(Path stateDir) {
         return stateDir.resolve("journal.json");
     }
 
-    public void write(Path stateDir, Journal j) throws IOException {
-        ops.writeAtomically(journalFile(stateDir), JSON.writeValueAsBytes(j));
+    static Path progressFile(Path stateDir) {
+        return stateDir.resolve("journal.log");
     }
 
     public static Journal read(Path stateDir) throws IOException {
@@ -46,36 +53,165 @@ public final class JournalRunner {
         return Files.isRegularFile(f) ? JSON.readValue(Files.readAllBytes(f), Journal.class) : null;
     }
 
-    public void forward(List<Journal.Op> list) throws IOException {
-        for (Journal.Op op : list) {
-            Path to = fs.getPath(op.to());
-            switch (op.type()) {
-                case "mkdir" -> {
-                    if (!exists(to)) {
-                        ops.createDirectory(to);
-                    }
-                }
-                case "rmdir" -> {
-                    if (exists(to) && isEmptyDir(to)) {
-                        ops.delete(to);
-                    }
-                }
-                case "move" -> {
-                    Path from = fs.getPath(op.from());
-                    boolean f = exists(from);
-                    boolean t = exists(to);
-                    if (f && !t) {
-                        ops.move(from, to);
-                    } else if (!f && !t) {
-                        throw new IOException(from + " is missing: it was moved or deleted by something else");
-                    } else if (f) {
-                        throw new IOException(to + " exists although the journal has not put it there");
-                    }
-                }
-                default -> throw new IOException("unknown journal step " + op.type());
+    /** Writes the journal before the first step; no step is in effect yet. */
+    public void begin(Journal j) throws IOException {
+        if (Files.exists(progressFile(stateDir))) {
+            ops.delete(progressFile(stateDir)); // left by a run that finished but could not tidy up
+        }
+        write(j);
+        inEffect = 0;
+    }
+
+    /** Rewrites the journal with a new state; the steps and the progress log stay. */
+    public void write(Journal j) throws IOException {
+        ops.writeAtomically(journalFile(stateDir), JSON.writeValueAsBytes(j));
+    }
+
+    /**
+     * The commit point: without journal.json the run is over. The progress log goes after it,
+     * as a courtesy: one left behind is meaningless without its journal and the next run removes it.
+     */
+    public void finish() throws IOException {
+        if (Files.exists(journalFile(stateDir))) {
+            ops.delete(journalFile(stateDir));
+        }
+        try {
+            if (Files.exists(progressFile(stateDir))) {
+                ops.delete(progressFile(stateDir));
             }
+        } catch (IOException ignored) {
+            // harmless: see above
+        }
+    }
+
+    /** How many steps of a journal found on disk are in effect: the log, then the boundary step. */
+    public void recover(Journal j) throws IOException {
+        int p = 0;
+        Path log = progressFile(stateDir);
+        if (Files.isRegularFile(log)) {
+            for (String line : Files.readAllLines(log)) {
+                String[] w = line.strip().split(" ");
+                if (w.length == 2 && w[0].equals("done")) {
+                    p = Integer.parseInt(w[1]) + 1;
+                } else if (w.length == 2 && w[0].equals("undone")) {
+                    p = Integer.parseInt(w[1]);
+                }
+            }
+        }
+        List<Journal.Op> list = j.ops();
+        if (p < list.size() && isDone(list.get(p))) {
+            p++;
+        } else if (p > 0 && isUndone(list.get(p - 1))) {
+            p--;
+        }
+        inEffect = p;
+    }
+
+    public int inEffect() {
+        return inEffect;
+    }
+
+    /** Carries out the steps not yet in effect, in order. */
+    public void forward(Journal j) throws IOException {
+        List<Journal.Op> list = j.ops();
+        while (inEffect < list.size()) {
+            int i = inEffect;
+            apply(list.get(i));
+            inEffect = i + 1;
+            ops.appendLine(progressFile(stateDir), "done " + i);
             pauseForFaultInjection();
         }
+    }
+
+    /** Undoes the steps in effect, last first. */
+    public void backward(Journal j) throws IOException {
+        List<Journal.Op> list = j.ops();
+        while (inEffect > 0) {
+            int i = inEffect - 1;
+            revert(list.get(i));
+            inEffect = i;
+            ops.appendLine(progressFile(stateDir), "undone " + i);
+        }
+    }
+
+    private void apply(Journal.Op op) throws IOException {
+        Path to = fs.getPath(op.to());
+        switch (op.type()) {
+            case "mkdir" -> {
+                if (!exists(to)) {
+                    ops.createDirectory(to);
+                }
+            }
+            case "rmdir" -> {
+                if (exists(to)) {
+                    if (!isEmptyDir(to)) {
+                        throw new IOException(to + " is not empty, so it cannot be removed");
+                    }
+                    ops.delete(to);
+                }
+            }
+            case "move" -> {
+                Path from = fs.getPath(op.from());
+                if (exists(to)) {
+                    throw new IOException(to + " exists although the journal has not put it there");
+                }
+                if (!exists(from)) {
+                    throw new IOException(from + " is missing: it was moved or deleted by something else");
+                }
+                ops.move(from, to);
+            }
+            default -> throw new IOException("unknown journal step " + op.type());
+        }
+    }
+
+    private void revert(Journal.Op op) throws IOException {
+        Path to = fs.getPath(op.to());
+        switch (op.type()) {
+            case "mkdir" -> {
+                if (exists(to)) {
+                    if (!isEmptyDir(to)) {
+                        throw new IOException(to + " is not empty, so it cannot be removed");
+                    }
+                    ops.delete(to);
+                }
+            }
+            case "rmdir" -> {
+                if (!exists(to)) {
+                    ops.createDirectory(to);
+                }
+            }
+            case "move" -> {
+                Path from = fs.getPath(op.from());
+                if (!exists(to)) {
+                    throw new IOException(to + " is missing, so it cannot be moved back to " + from);
+                }
+                if (exists(from)) {
+                    throw new IOException(from + " is occupied, so " + to + " cannot be moved back");
+                }
+                mkdirs(from.getParent()); // a staging folder may have been cleaned already
+                ops.move(to, from);
+            }
+            default -> throw new IOException("unknown journal step " + op.type());
+        }
+    }
+
+    /** Whether one step's effect is on the disk (used only at the boundary the log leaves open). */
+    private boolean isDone(Journal.Op op) throws IOException {
+        Path to = fs.getPath(op.to());
+        return switch (op.type()) {
+            case "mkdir" -> exists(to);
+            case "rmdir" -> !exists(to);
+            default -> exists(to) && !exists(fs.getPath(op.from()));
+        };
+    }
+
+    private boolean isUndone(Journal.Op op) throws IOException {
+        Path to = fs.getPath(op.to());
+        return switch (op.type()) {
+            case "mkdir" -> !exists(to);
+            case "rmdir" -> exists(to);
+            default -> !exists(to) && exists(fs.getPath(op.from()));
+        };
     }
 
     private static void pauseForFaultInjection() {
@@ -84,36 +220,6 @@ public final class JournalRunner {
                 Thread.sleep(STEP_DELAY_MS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    public void backward(List<Journal.Op> list) throws IOException {
-        for (int i = list.size() - 1; i >= 0; i--) {
-            Journal.Op op = list.get(i);
-            Path to = fs.getPath(op.to());
-            switch (op.type()) {
-                case "mkdir" -> {
-                    if (exists(to)) {
-                        if (!isEmptyDir(to)) {
-                            throw new IOException(to + " is not empty, so it cannot be removed");
-                        }
-                        ops.delete(to);
-                    }
-                }
-                case "rmdir" -> {
-                    if (!exists(to)) {
-                        ops.createDirectory(to);
-                    }
-                }
-                case "move" -> {
-                    Path from = fs.getPath(op.from());
-                    if (exists(to) && !exists(from)) {
-                        mkdirs(from.getParent()); // a staging folder may have been cleaned already
-                        ops.move(to, from);
-                    }
-                }
-                default -> throw new IOException("unknown journal step " + op.type());
             }
         }
     }

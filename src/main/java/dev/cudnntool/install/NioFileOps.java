@@ -88,6 +88,18 @@ public final class NioFileOps implements FileOps {
     }
 
     @Override
+    public void appendLine(Path file, String line) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ch.force(false);
+        }
+    }
+
+    @Override
     public void checkWritable(Path dir) throws IOException {
         Path probe = dir.resolve(".cudnn-tool-write-test-" + ProcessHandle.current().pid());
         Files.deleteIfExists(probe);

@@ -84,7 +84,7 @@ public final class RollbackService {
 
     private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun) {
         Path state = t.stateDir();
-        JournalRunner runner = new JournalRunner(ops, host.fs());
+        JournalRunner runner = new JournalRunner(ops, host.fs(), state);
         Journal pending;
         List<InstallRecord> records;
         try {
@@ -177,9 +177,9 @@ public final class RollbackService {
             for (Path d : toolDirs) {
                 mkdirs(d);
             }
-            runner.write(state, journal);
-            runner.forward(jops);
-            ops.delete(JournalRunner.journalFile(state)); // the commit point
+            runner.begin(journal);
+            runner.forward(journal);
+            runner.finish(); // the commit point
         } catch (IOException e) {
             return revert(runner, state, journal, toolDirs, rec, e);
         }
@@ -194,8 +194,8 @@ public final class RollbackService {
         String why = "rollback of " + rec.id() + " failed (" + InstallService.describe(cause) + ")";
         try {
             if (Files.exists(JournalRunner.journalFile(state))) {
-                runner.backward(journal.ops());
-                ops.delete(JournalRunner.journalFile(state));
+                runner.backward(journal);
+                runner.finish();
             }
             for (int i = toolDirs.size() - 1; i >= 0; i--) {
                 removeEmptyUpTo(toolDirs.get(i), state);
@@ -220,15 +220,16 @@ public final class RollbackService {
                     j.ops(), List.of(), List.of());
         }
         try {
+            runner.recover(j);
             if (install) {
-                runner.write(state, j.withState("rolling-back"));
-                runner.backward(j.ops());
+                runner.write(j.withState("rolling-back"));
+                runner.backward(j);
                 runner.deleteTree(History.dir(state).resolve(j.id()));
                 runner.deleteTree(state.resolve("staging-" + j.id()));
             } else {
-                runner.forward(j.ops());
+                runner.forward(j);
             }
-            ops.delete(JournalRunner.journalFile(state));
+            runner.finish();
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + InstallService.describe(e)
                     + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, j.ops(), List.of(),

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The probe's child process. Prints one JSON object per line, flushed at once, so that whatever
  * it learned survives if cuDNN aborts the process halfway (a missing sub-library makes cuDNN call
- * abort()). Arguments: --library ABS_PATH --name BARE_NAME [--sub ABS_PATH]...
+ * abort()). Arguments: --library ABS_PATH --name BARE_NAME [--sub ABS_PATH]..., or --stdin and the
+ * same arguments one per line on standard input.
  */
 public final class ProbeMain {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -21,8 +22,18 @@ public final class ProbeMain {
     private ProbeMain() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        NativeLoader loader = NativeLoader.forThisPlatform();
+        if (args.length == 1 && args[0].equals("--stdin")) {
+            // Started early and warmed up (JVM, JNA): the arguments follow on standard input,
+            // one per line; nothing at all means the probe is not needed after all.
+            String text = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+            if (text.isBlank()) {
+                return;
+            }
+            args = text.strip().split("\\R");
+        }
         String library = null;
         String name = null;
         List<String> subs = new ArrayList<>();
@@ -34,7 +45,6 @@ public final class ProbeMain {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        NativeLoader loader = NativeLoader.forThisPlatform();
         if (name != null) {
             byName(loader, name);
         }

@@ -1,7 +1,8 @@
 package dev.cudnntool.probe;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.cudnntool.archive.CudnnVersion;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.ProcessResult;
@@ -17,10 +18,12 @@ import java.util.List;
  */
 public final class ProbeRunner {
     public static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The streaming parser only: an ObjectMapper would cost cudnn-verify a tenth of a second to start. */
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final ProcessRunner runner;
     private final List<String> javaCommand;
+    private ProcessRunner.Started warm;
 
     /** @param javaCommand how to start a JVM with the tool on its class path, e.g. [java, -cp, jar] */
     public ProbeRunner(ProcessRunner runner, List<String> javaCommand) {
@@ -33,8 +36,17 @@ public final class ProbeRunner {
         String sep = java.io.File.separator;
         String exe = ProcessHandle.current().info().command()
                 .orElse(System.getProperty("java.home") + sep + "bin" + sep + "java");
-        return List.of(exe, "-Xss1m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"));
+        String cp = System.getProperty("java.class.path");
+        List<String> cmd = new ArrayList<>(List.of(exe, "-Xss1m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        // The build leaves a class-data archive of the probe next to the jar: a faster start.
+        if (cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator)) {
+            java.nio.file.Path jsa = java.nio.file.FileSystems.getDefault().getPath(cp).resolveSibling("cudnn-probe.jsa");
+            if (java.nio.file.Files.isRegularFile(jsa)) {
+                cmd.addAll(List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+            }
+        }
+        cmd.addAll(List.of("-cp", cp));
+        return cmd;
     }
 
     /**
@@ -42,19 +54,49 @@ public final class ProbeRunner {
      * @param bareName the name programs load it by (libcudnn.so.9, cudnn64_9.dll)
      * @param subLibraries each sub-library by absolute path
      */
+    /**
+     * Starts the child now, so its JVM and JNA start-up overlap the caller's own; the next
+     * {@link #probe} hands it the arguments. {@link #close} ends it if it was not needed.
+     */
+    public synchronized void warmUp() {
+        if (warm == null) {
+            List<String> cmd = new ArrayList<>(javaCommand);
+            cmd.add(ProbeMain.class.getName());
+            cmd.add("--stdin");
+            warm = runner.start(cmd);
+        }
+    }
+
+    public synchronized void close() {
+        if (warm != null) {
+            warm.cancel();
+            warm = null;
+        }
+    }
+
     public ProbeResult probe(Path library, String bareName, List<Path> subLibraries) {
-        List<String> cmd = new ArrayList<>(javaCommand);
-        cmd.add(ProbeMain.class.getName());
-        cmd.add("--library");
-        cmd.add(library.toString());
+        List<String> args = new ArrayList<>();
+        args.add("--library");
+        args.add(library.toString());
         if (bareName != null) {
-            cmd.add("--name");
-            cmd.add(bareName);
+            args.add("--name");
+            args.add(bareName);
         }
         for (Path s : subLibraries) {
-            cmd.add("--sub");
-            cmd.add(s.toString());
+            args.add("--sub");
+            args.add(s.toString());
         }
+        ProcessRunner.Started started;
+        synchronized (this) {
+            started = warm;
+            warm = null;
+        }
+        if (started != null) {
+            return parse(library.toString(), started.finish(String.join("\n", args) + "\n", TIMEOUT));
+        }
+        List<String> cmd = new ArrayList<>(javaCommand);
+        cmd.add(ProbeMain.class.getName());
+        cmd.addAll(args);
         return parse(library.toString(), runner.run(cmd, TIMEOUT));
     }
 
@@ -76,29 +118,27 @@ public final class ProbeRunner {
             if (!line.startsWith("{")) {
                 continue;
             }
-            JsonNode e;
-            try {
-                e = JSON.readTree(line);
-            } catch (Exception ex) {
+            Event e = Event.parse(line);
+            if (e == null) {
                 continue; // garbage from a dying process is not evidence
             }
-            switch (e.path("event").asText()) {
+            switch (e.text("event") == null ? "" : e.text("event")) {
                 case "byName" -> {
                     byName = text(e, "loadedPath");
                     byNameError = text(e, "error");
                 }
-                case "subLibrary" -> subs.add(new ProbeResult.SubLibrary(text(e, "path"), e.path("loaded").asBoolean(),
-                        text(e, "error"), e.has("errorCode") ? e.get("errorCode").asInt() : null));
+                case "subLibrary" -> subs.add(new ProbeResult.SubLibrary(text(e, "path"), e.bool("loaded"),
+                        text(e, "error"), e.number("errorCode") == null ? null : e.number("errorCode").intValue()));
                 case "mainLoadFailed" -> loadError = text(e, "error");
                 case "notCudnn" -> loadError = text(e, "error");
                 case "mainLoaded" -> loaded = text(e, "loadedPath");
                 case "calling" -> lastCall = text(e, "function");
-                case "version" -> version = e.get("value").asLong();
-                case "cudartVersion" -> cudart = e.get("value").asLong();
-                case "properties" -> props = List.of(e.path("major").asInt(), e.path("minor").asInt(), e.path("patch").asInt());
-                case "maxDeviceVersion" -> maxDev = e.get("value").asLong();
+                case "version" -> version = e.number("value");
+                case "cudartVersion" -> cudart = e.number("value");
+                case "properties" -> props = List.of(e.integer("major"), e.integer("minor"), e.integer("patch"));
+                case "maxDeviceVersion" -> maxDev = e.number("value");
                 case "handle" -> {
-                    handle = e.get("status").asInt();
+                    handle = e.number("status") == null ? null : e.number("status").intValue();
                     handleName = text(e, "statusName");
                 }
                 case "done" -> done = true;
@@ -114,8 +154,52 @@ public final class ProbeRunner {
                 r.timedOut(), done ? null : lastCall, crashed || r.timedOut() ? tail : null);
     }
 
-    private static String text(JsonNode e, String field) {
-        JsonNode n = e.get(field);
-        return n == null || n.isNull() ? null : n.asText();
+    private static String text(Event e, String field) {
+        return e.text(field);
+    }
+
+    /** One flat event object: string, number and boolean fields. */
+    private record Event(java.util.Map<String, Object> fields) {
+        static Event parse(String line) {
+            java.util.Map<String, Object> m = new java.util.HashMap<>();
+            try (JsonParser p = JSON.createParser(line)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    return null;
+                }
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken v = p.nextToken();
+                    switch (v) {
+                        case VALUE_STRING -> m.put(name, p.getText());
+                        case VALUE_NUMBER_INT -> m.put(name, p.getLongValue());
+                        case VALUE_TRUE, VALUE_FALSE -> m.put(name, v == JsonToken.VALUE_TRUE);
+                        case VALUE_NULL -> m.put(name, null);
+                        default -> p.skipChildren();
+                    }
+                }
+                return t == JsonToken.END_OBJECT ? new Event(m) : null;
+            } catch (java.io.IOException | RuntimeException ex) {
+                return null;
+            }
+        }
+
+        String text(String f) {
+            Object v = fields.get(f);
+            return v == null ? null : v.toString();
+        }
+
+        Long number(String f) {
+            return fields.get(f) instanceof Long l ? l : null;
+        }
+
+        int integer(String f) {
+            Long l = number(f);
+            return l == null ? -1 : l.intValue();
+        }
+
+        boolean bool(String f) {
+            return Boolean.TRUE.equals(fields.get(f));
+        }
     }
 }

@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Diagnoses an existing install: host, driver, toolkit, the cuDNN files, the search path, and
@@ -46,55 +47,65 @@ public final class VerifyService {
         List<Finding> findings = new ArrayList<>();
         Platform platform = Platform.detect(host);
         findings.addAll(PlatformCheck.check(platform, null));
-        DriverCheck.Result driver = DriverCheck.check(host, platform, null);
-        findings.addAll(driver.findings());
         boolean asserted = expect != null || cudaPath != null || prefix != null;
+        // Where cuDNN is comes first (cheap); the probe child then starts at once and runs while
+        // this process asks nvidia-smi and checks the files: the two JVMs overlap.
         Toolkit toolkit = null;
-        InstallTarget target;
-        OsFamily os = host.os();
+        InstallTarget target = null;
+        List<Finding> targetFindings = new ArrayList<>();
         if (prefix != null) {
-            target = InstallTarget.prefix(prefix, os);
+            target = InstallTarget.prefix(prefix, host.os());
             if (!Files.isDirectory(prefix)) {
-                findings.add(Finding.error("cudnn.missing", "--prefix " + prefix + " is not a folder",
+                targetFindings.add(Finding.error("cudnn.missing", "--prefix " + prefix + " is not a folder",
                         "pass the folder cudnn-install --prefix installed into"));
-                return report(platform, driver, null, target, null, null, findings);
+                target = null;
             }
         } else {
             ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, null);
             toolkit = sel.chosen();
             for (Finding f : sel.findings()) {
                 // Without anything asserted, "no toolkit" is the plain answer, not a failure.
-                findings.add(f.id().equals("toolkit.missing") && !asserted ? new Finding(f.id(), Severity.INFO, f.message(), f.fix()) : f);
+                targetFindings.add(f.id().equals("toolkit.missing") && !asserted
+                        ? new Finding(f.id(), Severity.INFO, f.message(), f.fix()) : f);
             }
-            if (toolkit == null) {
-                return report(platform, driver, null, null, null, null, findings);
+            if (toolkit != null) {
+                targetFindings.addAll(ToolkitLocator.checkAgainst(toolkit, null));
+                target = InstallTarget.toolkit(toolkit, host.os());
             }
-            findings.addAll(ToolkitLocator.checkAgainst(toolkit, null));
-            target = InstallTarget.toolkit(toolkit, os);
+        }
+        Optional<InstalledCudnn> scanned = Optional.empty();
+        List<Path> runtimeDirs = new ArrayList<>();
+        if (target != null) {
+            Path includeDir = target.root().resolve("include");
+            Path importDir = null;
+            if (target.kind() == InstallTarget.Kind.PREFIX) {
+                for (String d : List.of("bin/x64", "bin", "lib", "lib64")) {
+                    runtimeDirs.add(target.root().resolve(d));
+                }
+                importDir = Files.isDirectory(target.root().resolve("lib").resolve("x64"))
+                        ? target.root().resolve("lib").resolve("x64") : target.root().resolve("lib");
+            } else if (host.windows()) {
+                runtimeDirs.add(target.root().resolve("bin"));
+                importDir = target.root().resolve("lib").resolve("x64");
+            } else {
+                runtimeDirs.add(target.linuxLibDir());
+            }
+            scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir, expect == null ? 0 : expect.major());
+        }
+        CompletableFuture<ProbeResult> probing = null;
+        if (scanned.isPresent() && probe != null) {
+            InstalledCudnn c = scanned.get();
+            String bareName = host.windows() ? CudnnComponents.windowsDll("cudnn", c.major())
+                    : CudnnComponents.linuxSoname("cudnn", c.major());
+            probing = CompletableFuture.supplyAsync(() -> probe.probe(c.mainLibrary(), bareName, c.subLibraries()));
+        }
+        DriverCheck.Result driver = DriverCheck.check(host, platform, null);
+        findings.addAll(driver.findings());
+        findings.addAll(targetFindings);
+        if (target == null) {
+            return report(platform, driver, toolkit, null, null, null, findings);
         }
         unfinished(target, findings);
-        List<Path> runtimeDirs = new ArrayList<>();
-        Path includeDir;
-        Path importDir = null;
-        if (target.kind() == InstallTarget.Kind.PREFIX) {
-            for (String d : List.of("bin/x64", "bin", "lib", "lib64")) {
-                runtimeDirs.add(target.root().resolve(d));
-            }
-            includeDir = target.root().resolve("include");
-            importDir = target.root().resolve("lib").resolve("x64");
-            if (!Files.isDirectory(importDir)) {
-                importDir = target.root().resolve("lib");
-            }
-        } else if (host.windows()) {
-            runtimeDirs.add(target.root().resolve("bin"));
-            includeDir = target.root().resolve("include");
-            importDir = target.root().resolve("lib").resolve("x64");
-        } else {
-            runtimeDirs.add(target.linuxLibDir());
-            includeDir = target.root().resolve("include");
-        }
-        Optional<InstalledCudnn> scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir,
-                expect == null ? 0 : expect.major());
         if (scanned.isEmpty()) {
             findings.add(new Finding("cudnn.missing", expect != null ? Severity.ERROR : Severity.INFO,
                     "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
@@ -103,15 +114,10 @@ public final class VerifyService {
         }
         InstalledCudnn c = scanned.get();
         files(c, findings);
-        CudnnVersion installedRelease = c.headerVersion();
-        LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(),
-                installedRelease == null ? null : installedRelease);
+        LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(), c.headerVersion());
         findings.addAll(search.findings());
-        ProbeResult p = null;
-        if (probe != null) {
-            String bareName = host.windows() ? CudnnComponents.windowsDll("cudnn", c.major())
-                    : CudnnComponents.linuxSoname("cudnn", c.major());
-            p = probe.probe(c.mainLibrary(), bareName, c.subLibraries());
+        ProbeResult p = probing == null ? null : probing.join();
+        if (p != null) {
             findings.addAll(ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
                     driver.driver().present()));
         }

@@ -243,6 +243,20 @@ class ArchiveInspectorTest {
     }
 
     @Test
+    void theDefaultLimitRejectsArchivesOfMoreThan10000Entries() throws Exception {
+        Path p = dir.resolve("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(p))) {
+            for (int i = 0; i <= 10_000; i++) {
+                zip.putNextEntry(new ZipEntry("cudnn-windows-x86_64-8.9.5.30_cuda12-archive/include/x" + i + ".h"));
+                zip.closeEntry();
+            }
+        }
+        ToolException e = assertThrows(ToolException.class,
+                () -> new ArchiveInspector().inspect(p, ArchiveName.parse(p.getFileName().toString()), null));
+        assertTrue(e.getMessage().contains("more than 10000 entries"), e.getMessage());
+    }
+
+    @Test
     void totalExpansionAboveTheBoundIsRejected() {
         Path p = ArchiveFixture.windows("8.9.5.30", "12").writeTo(dir);
         ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector(InspectionLimits.DEFAULT.withMaxTotalBytes(4096))

@@ -202,6 +202,22 @@ class CliTest {
     }
 
     @Test
+    void aTerminalGetsAProgressBarOnStandardErrorAndJsonNever() throws Exception {
+        Host host = windowsMachine();
+        Path a = ArchiveFixture.windows("9.1.0.70", "12").writeTo(downloads(host));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), true),
+                "install", "--archive", a.toString(), "--no-probe", "--dry-run");
+        assertEquals(0, code, err.toString());
+        assertTrue(err.toString().contains("reading [") && err.toString().contains("files"), err.toString());
+        StringWriter err2 = new StringWriter();
+        Main.run(new ToolContext(host, new PrintWriter(new StringWriter()), new PrintWriter(err2), true),
+                "install", "--archive", a.toString(), "--no-probe", "--dry-run", "--json");
+        assertEquals("", err2.toString(), "no progress bar with --json");
+    }
+
+    @Test
     void verifyOnABareMachineSaysSoPlainlyAndExits0() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of("PATH", "/usr/bin"), new FakeRunner());
         Run r = run(host, "verify");

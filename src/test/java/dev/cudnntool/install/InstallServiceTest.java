@@ -253,14 +253,17 @@ class InstallServiceTest {
     void everySingleFailedFileOperationLeavesTheToolkitAsItWas() throws Exception {
         // Count the calls of a whole successful upgrade, then fail each one in turn.
         int total;
+        Map<String, String> upgraded;
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
         try (FileSystem fs = TestHosts.unixFs()) {
             Host host = upgradeScene(fs);
             FailingFileOps counting = new FailingFileOps();
-            assertEquals(ExitCode.OK, install(host, counting, ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads)).exit());
+            assertEquals(ExitCode.OK, install(host, counting, archive).exit());
             total = counting.calls;
+            upgraded = TreeSnapshot.withoutState(fs.getPath("/usr/local/cuda-12.2"));
         }
         assertTrue(total > 60, "a whole install makes many calls: " + total);
-        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        int committedAnyway = 0;
         for (int n = 1; n <= total; n++) {
             try (FileSystem fs = TestHosts.unixFs()) {
                 Host host = upgradeScene(fs);
@@ -274,10 +277,17 @@ class InstallServiceTest {
                     assertEquals(before, TreeSnapshot.of(tk), "call " + n);
                     continue;
                 }
+                if (o.exit() == ExitCode.OK) {
+                    // The failure hit the tidy-up after the commit point: the install is complete.
+                    committedAnyway++;
+                    assertEquals(upgraded, TreeSnapshot.withoutState(tk), "call " + n);
+                    continue;
+                }
                 assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), "call " + n + ": " + o.summary());
                 assertEquals(before, TreeSnapshot.of(tk), "failing call " + n + " of " + total + ": " + o.summary());
             }
         }
+        assertTrue(committedAnyway <= 1, "only the progress log's removal comes after the commit point");
     }
 
     @Test
@@ -356,6 +366,36 @@ class InstallServiceTest {
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(r.summary().contains("undid the interrupted install"), r.summary());
             assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
+    void anInterruptedRollbackIsResumedByTheNextOne() throws Exception {
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        int total;
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            FailingFileOps counting = new FailingFileOps();
+            rollback(host, counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
+            total = counting.calls;
+        }
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> pristine = TreeSnapshot.withoutState(tk);
+            InstallOutcome o = install(host, new NioFileOps(), archive);
+            InstallTarget t = InstallTarget.toolkit(o.preflight().toolkit(), host.os());
+            // Fail in the middle of the rollback's moves, and again while reverting them: as good as a kill.
+            int mid = total / 2;
+            RollbackOutcome broken = rollback(host, new FailingFileOps(mid, mid + 2), t);
+            assertEquals(ExitCode.ROLLBACK_FAILED, broken.exit(), broken.summary());
+            assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")));
+            assertTrue(new RollbackService(host, new NioFileOps()).list(t).stream().anyMatch(e -> e.state().equals("unfinished rollback")));
+            RollbackOutcome resumed = rollback(host, new NioFileOps(), t);
+            assertEquals(ExitCode.OK, resumed.exit(), resumed.summary());
+            assertTrue(resumed.summary().contains("finished the interrupted rollback"), resumed.summary());
+            assertEquals(pristine, TreeSnapshot.withoutState(tk));
         }
     }
 

@@ -84,6 +84,12 @@ public final class FailingFileOps implements FileOps {
     }
 
     @Override
+    public void appendLine(Path file, String line) throws IOException {
+        tick("journal-log", file);
+        real.appendLine(file, line);
+    }
+
+    @Override
     public void checkWritable(Path dir) throws IOException {
         tick("probe-write", dir);
         real.checkWritable(dir);
