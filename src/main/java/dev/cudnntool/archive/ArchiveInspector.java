@@ -501,7 +501,7 @@ public final class ArchiveInspector {
                     t.setDaemon(true);
                     return t;
                 });
-                java.util.concurrent.Future<String> archiveHash = pool.submit(this::hashArchive);
+                java.util.concurrent.Future<String> archiveHash = pool.submit(() -> Hex.sha256(archive));
                 List<Pending> bySize = new ArrayList<>(pending);
                 bySize.sort(java.util.Comparator.comparingLong((Pending x) -> x.entry().getSize()).reversed());
                 List<java.util.concurrent.Future<ArchiveItem>> results = new ArrayList<>();
@@ -540,18 +540,6 @@ public final class ArchiveInspector {
             if (declaredTotal > limits.maxTotalBytes()) {
                 throw EntrySafety.unsafe(ze.getName(), "the archive expands to more than " + (limits.maxTotalBytes() >> 20) + " MiB");
             }
-        }
-
-        private String hashArchive() throws IOException {
-            java.security.MessageDigest md = EntryCursor.sha256();
-            try (InputStream in = Files.newInputStream(archive)) {
-                byte[] buf = new byte[1 << 20];
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    md.update(buf, 0, n);
-                }
-            }
-            return Hex.of(md.digest());
         }
 
         private ArchiveItem extract(java.util.zip.ZipFile zip, Pending p) throws IOException {

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -75,7 +74,7 @@ final class ParallelXz extends InputStream {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        this.fileHash = pool.submit(this::hashFile);
+        this.fileHash = pool.submit(() -> Hex.sha256(file));
         fill();
     }
 
@@ -196,18 +195,6 @@ final class ParallelXz extends InputStream {
         } catch (ExecutionException e) {
             throw new IOException(e.getCause());
         }
-    }
-
-    private String hashFile() throws IOException {
-        MessageDigest md = EntryCursor.sha256();
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buf = new byte[1 << 20];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md.update(buf, 0, n);
-            }
-        }
-        return Hex.of(md.digest());
     }
 
     @Override

@@ -79,7 +79,7 @@ final class Render {
             String tag = switch (f.severity()) {
                 case ERROR -> "ERROR";
                 case WARN -> "warn ";
-                case INFO -> "ok   ";
+                case INFO -> f.id().endsWith("ok") ? "ok   " : "info ";
             };
             out.println("  " + tag + " " + f.id() + ": " + f.message());
             if (!f.fix().isEmpty() && f.severity() != Severity.INFO) {

@@ -51,6 +51,7 @@ public class VerifyCommand implements Callable<Integer> {
             Json.put(doc, "platform", r.platform());
             Json.put(doc, "driver", r.driver());
             Json.put(doc, "toolkit", r.toolkit());
+            Json.put(doc, "toolkitsFound", r.toolkitsFound());
             Json.put(doc, "target", r.target());
             Json.put(doc, "cudnn", r.cudnn());
             Json.put(doc, "probe", r.probe());

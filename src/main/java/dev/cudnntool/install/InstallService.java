@@ -249,18 +249,7 @@ public final class InstallService {
         }
 
         private void pendingJournal() {
-            try {
-                Journal j = JournalRunner.read(state);
-                if (j != null) {
-                    throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "an unfinished " + j.kind() + " (" + j.id()
-                            + ", started " + j.startedAt() + ") is pending in " + t.root(),
-                            "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
-                                    + " to complete it, then install again");
-                }
-            } catch (IOException e) {
-                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot read the journal in " + state + ": "
-                        + e.getMessage(), "run cudnn-rollback to repair it", e);
-            }
+            checkTargetFree(t); // again, now that this run holds the lock
         }
 
         private InstallOutcome failedBeforeCommit(List<Finding> findings, IOException e, String when) {

@@ -11,14 +11,11 @@ import dev.cudnntool.archive.Hex;
 import dev.cudnntool.archive.LibraryName;
 import dev.cudnntool.archive.OsFamily;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -176,19 +173,6 @@ public final class Placement {
     }
 
     public static String sha256(Path file) throws IOException {
-        MessageDigest md;
-        try {
-            md = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] buf = new byte[1 << 16];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                md.update(buf, 0, n);
-            }
-        }
-        return Hex.of(md.digest());
+        return Hex.sha256(file);
     }
 }

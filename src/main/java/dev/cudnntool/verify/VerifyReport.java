@@ -11,6 +11,7 @@ import java.util.List;
 
 /** Everything cudnn-verify established; {@code ok} when no finding is an error. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, InstallTarget target,
-                           InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings, boolean ok) {
+public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
+                           InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
+                           boolean ok) {
 }

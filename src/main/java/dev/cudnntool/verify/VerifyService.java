@@ -53,6 +53,7 @@ public final class VerifyService {
         Toolkit toolkit = null;
         InstallTarget target = null;
         List<Finding> targetFindings = new ArrayList<>();
+        List<Toolkit> found = List.of();
         if (prefix != null) {
             target = InstallTarget.prefix(prefix, host.os());
             if (!Files.isDirectory(prefix)) {
@@ -63,6 +64,7 @@ public final class VerifyService {
         } else {
             ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, null);
             toolkit = sel.chosen();
+            found = sel.found();
             for (Finding f : sel.findings()) {
                 // Without anything asserted, "no toolkit" is the plain answer, not a failure.
                 targetFindings.add(f.id().equals("toolkit.missing") && !asserted
@@ -103,14 +105,14 @@ public final class VerifyService {
         findings.addAll(driver.findings());
         findings.addAll(targetFindings);
         if (target == null) {
-            return report(platform, driver, toolkit, null, null, null, findings);
+            return report(platform, driver, toolkit, found, null, null, null, findings);
         }
         unfinished(target, findings);
         if (scanned.isEmpty()) {
             findings.add(new Finding("cudnn.missing", expect != null ? Severity.ERROR : Severity.INFO,
                     "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
                     "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));
-            return report(platform, driver, toolkit, target, null, null, findings);
+            return report(platform, driver, toolkit, found, target, null, null, findings);
         }
         InstalledCudnn c = scanned.get();
         files(c, findings);
@@ -135,12 +137,13 @@ public final class VerifyService {
                     : Finding.info("cudnn.ok", "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
                     + (p == null ? " (not loaded: --no-probe)" : "")));
         }
-        return report(platform, driver, toolkit, target, c, p, findings);
+        return report(platform, driver, toolkit, found, target, c, p, findings);
     }
 
-    private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, InstallTarget target,
+    private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, List<Toolkit> found,
+                                InstallTarget target,
                                 InstalledCudnn c, ProbeResult p, List<Finding> findings) {
-        return new VerifyReport(platform, driver.driver(), toolkit, target, c, p, List.copyOf(findings),
+        return new VerifyReport(platform, driver.driver(), toolkit, found, target, c, p, List.copyOf(findings),
                 !Finding.anyError(findings));
     }
 
