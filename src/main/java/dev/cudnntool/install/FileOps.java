@@ -30,6 +30,12 @@ public interface FileOps {
     /** Appends one line to a file (creating it), forced to disk before it returns. */
     void appendLine(Path file, String line) throws IOException;
 
+    /**
+     * Opens an existing file for writing and closes it again, changing nothing. On Windows this
+     * fails while a running program has the file open or loaded (a sharing violation).
+     */
+    void checkNotInUse(Path file) throws IOException;
+
     /** Proves the folder accepts new files by creating and removing one. */
     void checkWritable(Path dir) throws IOException;
 }

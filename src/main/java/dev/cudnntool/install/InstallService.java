@@ -96,6 +96,15 @@ public final class InstallService {
         InstallPlan plan = pf.target() == null ? null : Placement.plan(pf.target(), report);
         if (plan != null) {
             findings.addAll(plan.findings());
+            if (stop == null) {
+                try {
+                    checkNotInUse(plan);
+                } catch (ToolException e) {
+                    stop = e.exitCode();
+                    stopWhy = e.getMessage();
+                    findings.add(Finding.error("install.file-in-use", e.getMessage(), e.fix()));
+                }
+            }
         }
         String summary = stop == null
                 ? "dry run: would install cuDNN " + name.version() + " into " + pf.target().root() + "; nothing was changed"
@@ -209,6 +218,7 @@ public final class InstallService {
             InstallRecord record;
             try {
                 checkWritable(t, plan.steps().stream().map(s -> s.target().getParent()).distinct().toList());
+                checkNotInUse(plan);
                 Built built = build(plan, report, sink);
                 journal = built.journal;
                 record = built.record;
@@ -476,6 +486,40 @@ public final class InstallService {
             }
         } catch (IOException ignored) {
             // no figure to compare: the write itself will tell
+        }
+    }
+
+    /**
+     * On Windows, a file that a running program has loaded (a cuDNN DLL in a Python session) cannot
+     * be opened for writing. Finding that before the commit turns a certain mid-commit failure into
+     * a clear stop (exit 5) that changes nothing. Which program holds it is not named: that needs
+     * the Restart Manager API, which is not wired in.
+     */
+    private void checkNotInUse(InstallPlan plan) {
+        if (!host.windows()) {
+            return; // Linux lets a file in use be replaced; the running program keeps the old one
+        }
+        List<String> busy = new ArrayList<>();
+        String reason = null;
+        for (PlanStep s : plan.steps()) {
+            if (s.action() != PlanStep.Action.REPLACE && s.action() != PlanStep.Action.REMOVE) {
+                continue;
+            }
+            try {
+                ops.checkNotInUse(s.target());
+            } catch (AccessDeniedException e) {
+                throw notWritable(s.target().getParent(), e);
+            } catch (IOException e) {
+                busy.add(s.target().toString());
+                reason = reason == null ? describe(e) : reason;
+            }
+        }
+        if (!busy.isEmpty()) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, busy.size() + " file(s) to replace are in use by a"
+                    + " running program (" + reason + "): " + String.join(", ", busy.subList(0, Math.min(5, busy.size())))
+                    + (busy.size() > 5 ? " and " + (busy.size() - 5) + " more" : "") + "; nothing was changed",
+                    "close every program that uses cuDNN (Python and Jupyter kernels, IDEs, TensorFlow or PyTorch"
+                            + " jobs), then run the install again; a reboot frees them all");
         }
     }
 

@@ -100,6 +100,13 @@ public final class NioFileOps implements FileOps {
     }
 
     @Override
+    public void checkNotInUse(Path file) throws IOException {
+        try (FileChannel ignored = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            // opened and closed: nobody holds it exclusively
+        }
+    }
+
+    @Override
     public void checkWritable(Path dir) throws IOException {
         Path probe = dir.resolve(".cudnn-tool-write-test-" + ProcessHandle.current().pid());
         Files.deleteIfExists(probe);

@@ -432,6 +432,27 @@ class InstallServiceTest {
     }
 
     @Test
+    void aDllHeldOpenByARunningProgramStopsTheInstallBeforeAnyChange() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windowsHost(fs);
+            assertEquals(ExitCode.OK, install(host, new NioFileOps(), ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)).exit());
+            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
+            Path loaded = fs.getPath(WIN_TK, "bin", "cudnn_cnn_infer64_8.dll");
+            Path upgrade = ArchiveFixture.windows("8.9.7.29", "12").writeTo(downloads);
+            ToolException e = assertThrows(ToolException.class,
+                    () -> install(host, new FailingFileOps().inUse(loaded::equals), upgrade));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains(loaded.toString()) && e.getMessage().contains("running program"), e.getMessage());
+            assertTrue(e.fix().contains("Jupyter"), e.fix());
+            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+            InstallOutcome dry = service(host, new FailingFileOps().inUse(loaded::equals)).run(
+                    new InstallRequest(upgrade, null, null, null, false, true, false), ReadProgress.NONE);
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit(), "the dry run stops where the real run would");
+            assertTrue(dry.findings().stream().anyMatch(f -> f.id().equals("install.file-in-use")));
+        }
+    }
+
+    @Test
     void diskFullWhileStagingLeavesTheToolkitAsItWas() throws Exception {
         Configuration small = Configuration.unix().toBuilder().setAttributeViews("basic", "posix")
                 .setMaxSize(3 << 20).setBlockSize(4096).build();

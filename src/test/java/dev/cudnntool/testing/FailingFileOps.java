@@ -17,6 +17,7 @@ public final class FailingFileOps implements FileOps {
     private final FileOps real = new NioFileOps();
     private final Set<Integer> failAt;
     private Predicate<Path> readOnly = p -> false;
+    private Predicate<Path> inUse = p -> false;
     public int calls;
 
     public FailingFileOps(Integer... failAt) {
@@ -25,6 +26,12 @@ public final class FailingFileOps implements FileOps {
 
     public FailingFileOps readOnly(Predicate<Path> which) {
         this.readOnly = which;
+        return this;
+    }
+
+    /** Files a "running program" holds open, as Windows reports it. */
+    public FailingFileOps inUse(Predicate<Path> which) {
+        this.inUse = which;
         return this;
     }
 
@@ -87,6 +94,16 @@ public final class FailingFileOps implements FileOps {
     public void appendLine(Path file, String line) throws IOException {
         tick("journal-log", file);
         real.appendLine(file, line);
+    }
+
+    @Override
+    public void checkNotInUse(Path file) throws IOException {
+        tick("in-use", file);
+        if (inUse.test(file)) {
+            throw new java.nio.file.FileSystemException(file.toString(), null,
+                    "The process cannot access the file because it is being used by another process");
+        }
+        real.checkNotInUse(file);
     }
 
     @Override
