@@ -63,8 +63,18 @@ final class Render {
                     + (pr.handleStatus() == null ? "" : ", cudnnCreate " + pr.handleStatus()) : "did not answer"));
         }
         findings(out, r.findings(), verbose);
-        out.println(r.ok() ? "verify: no problems found" : "verify: " + r.findings().stream().filter(Finding::isError).count()
-                + " problem(s) found (exit 1)");
+        String verdict;
+        if (!r.ok()) {
+            verdict = "verify: " + r.findings().stream().filter(Finding::isError).count() + " problem(s) found (exit 1)";
+        } else if (r.target() == null) {
+            verdict = "verify: no CUDA toolkit and no cuDNN on this machine; nothing is broken, nothing is installed";
+        } else if (r.cudnn() == null) {
+            verdict = "verify: no cuDNN is installed in " + r.target().root()
+                    + "; nothing is broken (install one with cudnn-install --archive FILE)";
+        } else {
+            verdict = "verify: no problems found";
+        }
+        out.println(verdict);
     }
 
     static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {

@@ -225,6 +225,7 @@ class CliTest {
         assertTrue(r.out().contains("driver    none found"), r.out());
         assertTrue(r.out().contains("toolkit   none found"), r.out());
         assertTrue(r.out().contains("driver.missing"), r.out());
+        assertTrue(r.out().contains("verify: no CUDA toolkit and no cuDNN on this machine"), r.out());
         Run expect = run(host, "verify", "--expect", "9.5.1", "--json");
         assertEquals(1, expect.exit());
         assertEquals("toolkit.missing", expect.json().get("findings").get(1).get("id").asText());
