@@ -110,6 +110,54 @@ public final class ArchiveInspector {
         }
     }
 
+    /**
+     * Hashes (and, for zips, CRC-checks) and counts one entry's bytes as whoever reads them reads
+     * them; a failure to read is marked as damage to the archive. Subclasses add their limits.
+     */
+    private abstract static class EntryMeter extends java.io.FilterInputStream {
+        final MessageDigest md = EntryCursor.sha256();
+        final java.util.zip.CRC32 crc;
+        long count;
+
+        EntryMeter(InputStream in, boolean withCrc) {
+            super(in);
+            this.crc = withCrc ? new java.util.zip.CRC32() : null;
+        }
+
+        /** Called after every read that returned bytes; throws to stop the read. */
+        abstract void counted(int n) throws IOException;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n;
+            try {
+                n = in.read(b, off, len);
+            } catch (IOException e) {
+                throw new ArchiveDamaged(e);
+            }
+            if (n > 0) {
+                md.update(b, off, n);
+                if (crc != null) {
+                    crc.update(b, off, n);
+                }
+                count += n;
+                counted(n);
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            // the archive's stream stays open for the next entry
+        }
+    }
+
     /** Marks an I/O failure of reading the archive, as opposed to one of the sink writing it out. */
     private static final class ArchiveDamaged extends IOException {
         ArchiveDamaged(IOException cause) {
@@ -237,8 +285,7 @@ public final class ArchiveInspector {
         private void readFile(String path, String relPath, EntryRole role, RawEntry raw) throws IOException {
             ArchiveItem item = new ArchiveItem(path, relPath, role, EntryType.FILE, Math.max(raw.size(), 0),
                     null, null, raw.mode());
-            MessageDigest md = EntryCursor.sha256();
-            Metered content = new Metered(cursor.content(), md, raw.name());
+            Metered content = new Metered(cursor.content(), raw.name());
             String fileName = item.fileName();
             if (isVersionHeader(role, fileName)) {
                 byte[] text = content.readNBytes(HEADER_CAPTURE_LIMIT);
@@ -249,7 +296,7 @@ public final class ArchiveInspector {
                 callSink(() -> sink.file(item, content));
             }
             content.transferTo(java.io.OutputStream.nullOutputStream());
-            ArchiveItem done = item.withHash(content.count, Hex.of(md.digest()));
+            ArchiveItem done = item.withHash(content.count, Hex.of(content.md.digest()));
             items.add(done);
             files.put(relPath, done);
             progress.update(cursor.compressedBytesRead(), fileSize, files.size(), totalBytes);
@@ -390,46 +437,20 @@ public final class ArchiveInspector {
             }
         }
 
-        /** Hashes, counts and bounds one entry's bytes as whoever reads them reads them. */
-        private final class Metered extends InputStream {
-            private final InputStream in;
-            private final MessageDigest md;
+        /** Bounds one entry's bytes: the archive's total expansion and this entry's ratio. */
+        private final class Metered extends EntryMeter {
             private final String entry;
             private final long compressedAtStart;
-            long count;
 
-            Metered(InputStream in, MessageDigest md, String entry) {
-                this.in = in;
-                this.md = md;
+            Metered(InputStream in, String entry) {
+                super(in, false);
                 this.entry = entry;
                 this.compressedAtStart = cursor.compressedBytesRead();
             }
 
             @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                int n = read(one, 0, 1);
-                return n < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                int n;
-                try {
-                    n = in.read(b, off, len);
-                } catch (IOException e) {
-                    throw new ArchiveDamaged(e);
-                }
-                if (n > 0) {
-                    md.update(b, off, n);
-                    count += n;
-                    totalBytes += n;
-                    check();
-                }
-                return n;
-            }
-
-            private void check() {
+            void counted(int n) {
+                totalBytes += n;
                 if (totalBytes > limits.maxTotalBytes()) {
                     throw EntrySafety.unsafe(entry, "the archive expands to more than "
                             + (limits.maxTotalBytes() >> 20) + " MiB");
@@ -544,39 +565,18 @@ public final class ArchiveInspector {
 
         private ArchiveItem extract(java.util.zip.ZipFile zip, Pending p) throws IOException {
             java.util.zip.ZipEntry ze = p.entry();
-            java.security.MessageDigest md = EntryCursor.sha256();
-            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-            long[] count = {0};
             try (InputStream raw = zip.getInputStream(ze)) {
-                InputStream metered = new java.io.FilterInputStream(raw) {
+                EntryMeter metered = new EntryMeter(raw, true) {
                     @Override
-                    public int read() throws IOException {
-                        byte[] one = new byte[1];
-                        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-                    }
-
-                    @Override
-                    public int read(byte[] b, int off, int len) throws IOException {
-                        int n;
-                        try {
-                            n = in.read(b, off, len);
-                        } catch (IOException e) {
-                            throw new ArchiveDamaged(e);
+                    void counted(int n) throws IOException {
+                        if (count > ze.getSize()) {
+                            throw new ArchiveDamaged(new ZipException("entry holds more than the " + ze.getSize()
+                                    + " bytes its header declares"));
                         }
-                        if (n > 0) {
-                            md.update(b, off, n);
-                            crc.update(b, off, n);
-                            count[0] += n;
-                            if (count[0] > ze.getSize()) {
-                                throw new ArchiveDamaged(new ZipException("entry holds more than the " + ze.getSize()
-                                        + " bytes its header declares"));
-                            }
-                            long w = written.addAndGet(n);
-                            if ((w & 0xFFFFF) < n) {
-                                report(w);
-                            }
+                        long w = written.addAndGet(n);
+                        if ((w & 0xFFFFF) < n) {
+                            report(w);
                         }
-                        return n;
                     }
                 };
                 InputStream content = metered;
@@ -594,18 +594,18 @@ public final class ArchiveInspector {
                     throw new SinkFailure(e);
                 }
                 c.transferTo(java.io.OutputStream.nullOutputStream());
+                if (metered.count != ze.getSize() || ze.getCrc() != -1 && metered.crc.getValue() != ze.getCrc()) {
+                    throw corrupt(name, p.item().path(), new ZipException(metered.count != ze.getSize()
+                            ? "holds " + metered.count + " bytes, its header declares " + ze.getSize() : "CRC mismatch"));
+                }
+                done.incrementAndGet();
+                report(written.get());
+                return p.item().withHash(metered.count, Hex.of(metered.md.digest()));
             } catch (ArchiveDamaged e) {
                 throw corrupt(name, p.item().path(), (IOException) e.getCause());
             } catch (ZipException e) {
                 throw corrupt(name, p.item().path(), e);
             }
-            if (count[0] != ze.getSize() || ze.getCrc() != -1 && crc.getValue() != ze.getCrc()) {
-                throw corrupt(name, p.item().path(), new ZipException(count[0] != ze.getSize()
-                        ? "holds " + count[0] + " bytes, its header declares " + ze.getSize() : "CRC mismatch"));
-            }
-            done.incrementAndGet();
-            report(written.get());
-            return p.item().withHash(count[0], Hex.of(md.digest()));
         }
 
         private void report(long w) {
