@@ -57,6 +57,10 @@ public class InstallCommand implements Callable<Integer> {
         InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
                 noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host()),
                 InspectionLimits.DEFAULT, VersionProvider.version());
+        if (ctx.host().windows()) {
+            dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
+            service.withHolders(probe::holders);
+        }
         ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
         InstallOutcome o = service.run(req, bar);
         bar.done();

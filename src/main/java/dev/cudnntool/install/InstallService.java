@@ -43,6 +43,7 @@ public final class InstallService {
     private final PostInstallCheck check;
     private final InspectionLimits limits;
     private final String toolVersion;
+    private java.util.function.Function<List<Path>, List<String>> holders = files -> List.of();
 
     public InstallService(Host host, FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits,
                           String toolVersion) {
@@ -52,6 +53,12 @@ public final class InstallService {
         this.check = check;
         this.limits = limits;
         this.toolVersion = toolVersion;
+    }
+
+    /** Names the programs holding files open (Windows Restart Manager); by default nobody is named. */
+    public InstallService withHolders(java.util.function.Function<List<Path>, List<String>> whoHolds) {
+        this.holders = whoHolds;
+        return this;
     }
 
     public InstallOutcome run(InstallRequest req, ReadProgress progress) {
@@ -492,14 +499,14 @@ public final class InstallService {
     /**
      * On Windows, a file that a running program has loaded (a cuDNN DLL in a Python session) cannot
      * be opened for writing. Finding that before the commit turns a certain mid-commit failure into
-     * a clear stop (exit 5) that changes nothing. Which program holds it is not named: that needs
-     * the Restart Manager API, which is not wired in.
+     * a clear stop (exit 5) that changes nothing. The programs are named through {@link #withHolders}.
      */
     private void checkNotInUse(InstallPlan plan) {
         if (!host.windows()) {
             return; // Linux lets a file in use be replaced; the running program keeps the old one
         }
         List<String> busy = new ArrayList<>();
+        List<Path> busyPaths = new ArrayList<>();
         String reason = null;
         for (PlanStep s : plan.steps()) {
             if (s.action() != PlanStep.Action.REPLACE && s.action() != PlanStep.Action.REMOVE) {
@@ -511,12 +518,15 @@ public final class InstallService {
                 throw notWritable(s.target().getParent(), e);
             } catch (IOException e) {
                 busy.add(s.target().toString());
+                busyPaths.add(s.target());
                 reason = reason == null ? describe(e) : reason;
             }
         }
         if (!busy.isEmpty()) {
-            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, busy.size() + " file(s) to replace are in use by a"
-                    + " running program (" + reason + "): " + String.join(", ", busy.subList(0, Math.min(5, busy.size())))
+            List<String> who = holders.apply(busyPaths);
+            String by = who.isEmpty() ? "a running program" : String.join(", ", who);
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, busy.size() + " file(s) to replace are in use by "
+                    + by + " (" + reason + "): " + String.join(", ", busy.subList(0, Math.min(5, busy.size())))
                     + (busy.size() > 5 ? " and " + (busy.size() - 5) + " more" : "") + "; nothing was changed",
                     "close every program that uses cuDNN (Python and Jupyter kernels, IDEs, TensorFlow or PyTorch"
                             + " jobs), then run the install again; a reboot frees them all");

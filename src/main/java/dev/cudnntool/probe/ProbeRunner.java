@@ -100,6 +100,42 @@ public final class ProbeRunner {
         return parse(library.toString(), runner.run(cmd, TIMEOUT));
     }
 
+    /**
+     * Which running programs hold these files open (Windows Restart Manager, in a child process).
+     * Returns "name (pid N)" texts; empty when none are named or the child fails.
+     */
+    public List<String> holders(List<Path> files) {
+        List<String> cmd = new ArrayList<>(javaCommand);
+        cmd.add(HolderMain.class.getName());
+        files.forEach(f -> cmd.add(f.toString()));
+        ProcessResult r = runner.run(cmd, Duration.ofSeconds(15));
+        List<String> out = new ArrayList<>();
+        if (!r.ok()) {
+            return out;
+        }
+        try (JsonParser p = JSON.createParser(r.out().strip())) {
+            String name = null;
+            Long pid = null;
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.FIELD_NAME && p.currentName().equals("name")) {
+                    p.nextToken();
+                    name = p.getText();
+                } else if (t == JsonToken.FIELD_NAME && p.currentName().equals("pid")) {
+                    p.nextToken();
+                    pid = p.getLongValue();
+                } else if (t == JsonToken.END_OBJECT && pid != null) {
+                    out.add((name == null || name.isBlank() ? "a program" : name) + " (pid " + pid + ")");
+                    name = null;
+                    pid = null;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return List.of(); // a garbled answer names nobody; the files are still named
+        }
+        return out;
+    }
+
     static ProbeResult parse(String library, ProcessResult r) {
         String loaded = null;
         String byName = null;

@@ -444,6 +444,11 @@ class InstallServiceTest {
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains(loaded.toString()) && e.getMessage().contains("running program"), e.getMessage());
             assertTrue(e.fix().contains("Jupyter"), e.fix());
+            // Where the Restart Manager names the holder, the message names it too.
+            ToolException named = assertThrows(ToolException.class, () -> service(host, new FailingFileOps().inUse(loaded::equals))
+                    .withHolders(files -> files.contains(loaded) ? List.of("python.exe (pid 4242)") : List.of())
+                    .run(new InstallRequest(upgrade, null, null, null, false, false, false), ReadProgress.NONE));
+            assertTrue(named.getMessage().contains("in use by python.exe (pid 4242)"), named.getMessage());
             assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
             InstallOutcome dry = service(host, new FailingFileOps().inUse(loaded::equals)).run(
                     new InstallRequest(upgrade, null, null, null, false, true, false), ReadProgress.NONE);

@@ -10,6 +10,7 @@ import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
+import java.nio.file.FileSystem;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,5 +82,16 @@ class ProbeRunnerTest {
         List<Finding> f = findings(p);
         assertTrue(f.stream().anyMatch(x -> x.fix().contains("64-bit")), f.toString());
         assertTrue(f.stream().anyMatch(x -> x.fix().contains("different cuDNN releases are mixed")), f.toString());
+    }
+
+    @Test
+    void theRestartManagersAnswerNamesTheHolders() {
+        FakeRunner runner = new FakeRunner().on("HolderMain C:\\cuda\\bin\\cudnn64_8.dll",
+                FakeRunner.ok("{\"holders\":[{\"pid\":4242,\"name\":\"Python\"},{\"pid\":77,\"name\":\"\"}]}\n"));
+        ProbeRunner probe = new ProbeRunner(runner, List.of("java"));
+        FileSystem fs = TestHosts.windowsFs();
+        assertEquals(List.of("Python (pid 4242)", "a program (pid 77)"), probe.holders(List.of(fs.getPath("C:\\cuda\\bin\\cudnn64_8.dll"))));
+        assertEquals(List.of(), new ProbeRunner(new FakeRunner().on("HolderMain C:\\x.dll", FakeRunner.ok("garbage")), List.of("java"))
+                .holders(List.of(fs.getPath("C:\\x.dll"))));
     }
 }
