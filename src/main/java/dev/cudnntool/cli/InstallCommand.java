@@ -54,11 +54,11 @@ public class InstallCommand implements Callable<Integer> {
         ArchiveName name = ArchiveName.parse(file.getFileName().toString());
         InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name), target.cudaPath(ctx.host()),
                 target.prefix(ctx.host()), force, dryRun, !noProbe);
+        dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
         InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
-                noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host()),
+                noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host(), probe),
                 InspectionLimits.DEFAULT, VersionProvider.version());
         if (ctx.host().windows()) {
-            dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
             service.withHolders(probe::holders);
         }
         ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");

@@ -8,7 +8,6 @@ import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.WString;
 import com.sun.jna.ptr.PointerByReference;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -176,5 +175,4 @@ interface NativeLoader {
         }
     }
 
-    List<String> NOTHING = List.of();
 }

@@ -121,8 +121,7 @@ public final class ProbeCheck {
      * confirm it answers with the archive's version. Skipped where it cannot run (another OS's
      * archive, a target not on this machine's file system).
      */
-    public static PostInstallCheck forInstall(Host host) {
-        ProbeRunner runner = new ProbeRunner(host.runner(), ProbeRunner.currentJava());
+    public static PostInstallCheck forInstall(Host host, ProbeRunner runner) {
         return (target, report) -> afterInstall(host, runner, target, report);
     }
 
