@@ -1,0 +1,190 @@
+package dev.cudnntool.archive;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The built-in catalogue of cuDNN archives whose sha256 NVIDIA published: {@value #RESOURCE}, a
+ * verbatim copy of the project's {@code shared/data/cudnn-archives.json} (schema 1). Names are
+ * looked up by their canonical spelling, so a browser copy or the blog typo finds NVIDIA's entry.
+ * The bundled data is parsed on first use only (verify never pays for it).
+ */
+public final class Catalogue {
+    public static final String RESOURCE = "cudnn-archives.json";
+    public static final int SCHEMA = 1;
+    private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
+    private static final String RELEASE_DATE = "releaseDate";
+
+    private final List<CatalogueEntry> archives;
+    private final Map<String, CatalogueEntry> byName = new LinkedHashMap<>();
+
+    private Catalogue(List<CatalogueEntry> archives) {
+        this.archives = List.copyOf(archives);
+        for (CatalogueEntry e : this.archives) {
+            byName.put(e.fileName().toLowerCase(Locale.ROOT), e);
+        }
+    }
+
+    /** A catalogue of exactly these entries (tests: the fixture archive under an entry made for it). */
+    public static Catalogue of(List<CatalogueEntry> entries) {
+        return new Catalogue(entries);
+    }
+
+    public static Catalogue empty() {
+        return new Catalogue(List.of());
+    }
+
+    /** The catalogue shipped in the jar. */
+    public static Catalogue bundled() {
+        return Bundled.INSTANCE;
+    }
+
+    private static final class Bundled {
+        static final Catalogue INSTANCE = load();
+
+        private static Catalogue load() {
+            try (InputStream in = Catalogue.class.getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException("the jar lacks its resource " + RESOURCE);
+                }
+                return parse(in.readAllBytes());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * Reads and validates the data: schema 1, every archive with a parseable file name field set,
+     * a 64-digit lower-case sha256, a positive size or null; every conflict with two or more candidates.
+     */
+    public static Catalogue parse(byte[] json) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("catalogue is not JSON: " + e.getMessage(), e);
+        }
+        if (root == null || root.path("schema").asInt(-1) != SCHEMA) {
+            throw new IllegalArgumentException("catalogue schema is not " + SCHEMA);
+        }
+        List<CatalogueEntry> out = new ArrayList<>();
+        for (JsonNode a : required(root, "archives")) {
+            String sha = text(a, "sha256");
+            out.add(entry(a, sha, size(a, a.path("fileName").asText()), List.of()));
+        }
+        for (JsonNode c : required(root, "conflicts")) {
+            List<String> candidates = new ArrayList<>();
+            Long size = null;
+            for (JsonNode cand : required(c, "candidates")) {
+                candidates.add(sha(cand, c.path("fileName").asText()));
+                Long s = size(cand, c.path("fileName").asText());
+                size = size == null ? s : size;
+            }
+            if (candidates.size() < 2) {
+                throw new IllegalArgumentException("conflict " + c.path("fileName").asText() + " has fewer than two candidates");
+            }
+            out.add(entry(c, candidates.get(0), size, candidates));
+        }
+        return new Catalogue(out);
+    }
+
+    private static CatalogueEntry entry(JsonNode a, String sha, Long size, List<String> candidates) {
+        String name = text(a, "fileName");
+        if (candidates.isEmpty()) {
+            sha = sha(a, name);
+        }
+        String date = a.hasNonNull(RELEASE_DATE) ? a.get(RELEASE_DATE).asText() : null;
+        return new CatalogueEntry(name, text(a, "version"), text(a, "os"), text(a, "arch"), text(a, "cudaVariant"),
+                text(a, "format"), sha, size, date, candidates);
+    }
+
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode n = node.get(field);
+        if (n == null || !n.isArray()) {
+            throw new IllegalArgumentException("catalogue lacks the array '" + field + "'");
+        }
+        return n;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode n = node.get(field);
+        if (n == null || !n.isTextual() || n.asText().isEmpty()) {
+            throw new IllegalArgumentException("catalogue entry " + node.path("fileName").asText("?") + " lacks '" + field + "'");
+        }
+        return n.asText();
+    }
+
+    private static String sha(JsonNode node, String name) {
+        String sha = node.path("sha256").asText("");
+        if (!HEX64.matcher(sha).matches()) {
+            throw new IllegalArgumentException("catalogue entry " + name + " has a bad sha256 '" + sha + "'");
+        }
+        return sha;
+    }
+
+    private static Long size(JsonNode node, String name) {
+        JsonNode s = node.get("size");
+        if (s == null || s.isNull()) {
+            return null;
+        }
+        if (!s.canConvertToLong() || s.asLong() <= 0) {
+            throw new IllegalArgumentException("catalogue entry " + name + " has a bad size " + s);
+        }
+        return s.asLong();
+    }
+
+    /** Every entry: the agreed archives first, then the disputed names. */
+    public List<CatalogueEntry> archives() {
+        return archives;
+    }
+
+    public int size() {
+        return archives.size();
+    }
+
+    /** The entry for an archive file name in NVIDIA's spelling (case-insensitive). */
+    public Optional<CatalogueEntry> lookup(String canonicalName) {
+        return Optional.ofNullable(byName.get(canonicalName.toLowerCase(Locale.ROOT)));
+    }
+
+    /** What an archive must hash to by this catalogue; an expectation that compares nothing when unknown. */
+    public ChecksumExpectation expectation(ArchiveName name) {
+        return lookup(name.canonicalName())
+                .map(ChecksumExpectation::fromCatalogue)
+                .orElseGet(() -> ChecksumExpectation.notInCatalogue(size()));
+    }
+
+    /** The JSON object {@code archive.catalogue}: {@code known}, and {@code sha256}, {@code size}, {@code releaseDate} where known;
+     * a name public sources disagree on has {@code candidates} (every sha256 seen) instead of {@code sha256}. */
+    public Map<String, Object> describe(ArchiveName name) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Optional<CatalogueEntry> e = lookup(name.canonicalName());
+        m.put("known", e.isPresent());
+        e.ifPresent(entry -> {
+            if (entry.disputed()) {
+                m.put("candidates", entry.candidates());
+            } else {
+                m.put("sha256", entry.sha256());
+            }
+            if (entry.size() != null) {
+                m.put("size", entry.size());
+            }
+            if (entry.releaseDate() != null) {
+                m.put(RELEASE_DATE, entry.releaseDate());
+            }
+        });
+        return Collections.unmodifiableMap(m);
+    }
+}
