@@ -7,11 +7,13 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -152,6 +154,56 @@ public final class Catalogue {
 
     public int size() {
         return archives.size();
+    }
+
+    /**
+     * The archives for one OS and a set of CPU labels, optionally for one CUDA version, newest first.
+     * A variant without a minor ("12") fits every 12.x; one with a minor ("11.5", "13.4") fits that
+     * minor when {@code cudaMinor} is given, and is listed for a plain {@code --cuda 11}.
+     */
+    public List<CatalogueEntry> select(String os, Set<String> arches, Integer cudaMajor, Integer cudaMinor) {
+        List<CatalogueEntry> out = new ArrayList<>();
+        for (CatalogueEntry e : archives) {
+            if (!e.os().equals(os) || !arches.contains(e.arch())) {
+                continue;
+            }
+            if (cudaMajor != null) {
+                String[] v = e.cudaVariant().split("\\.");
+                if (Integer.parseInt(v[0]) != cudaMajor
+                        || cudaMinor != null && v.length > 1 && Integer.parseInt(v[1]) != cudaMinor) {
+                    continue;
+                }
+            }
+            out.add(e);
+        }
+        out.sort(NEWEST_FIRST);
+        return out;
+    }
+
+    /** Newest cuDNN first; within a release, the newer CUDA variant first, then the name. */
+    public static final Comparator<CatalogueEntry> NEWEST_FIRST = Comparator
+            .comparing((CatalogueEntry e) -> numbers(e.version()), Catalogue::compareNumbers).reversed()
+            .thenComparing((CatalogueEntry e) -> numbers(e.cudaVariant()), (a, b) -> compareNumbers(b, a))
+            .thenComparing(CatalogueEntry::fileName);
+
+    private static int[] numbers(String dotted) {
+        String[] parts = dotted.split("\\.");
+        int[] n = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            n[i] = parts[i].chars().allMatch(Character::isDigit) && !parts[i].isEmpty() ? Integer.parseInt(parts[i]) : 0;
+        }
+        return n;
+    }
+
+    private static int compareNumbers(int[] a, int[] b) {
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            int x = i < a.length ? a[i] : 0;
+            int y = i < b.length ? b[i] : 0;
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+        }
+        return 0;
     }
 
     /** The entry for an archive file name in NVIDIA's spelling (case-insensitive). */
