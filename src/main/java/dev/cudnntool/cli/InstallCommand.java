@@ -67,6 +67,7 @@ public class InstallCommand implements Callable<Integer> {
         if (output.json) {
             var doc = Json.document("install", o.exit().code());
             doc.put("dryRun", dryRun);
+            doc.put("changed", dev.cudnntool.install.AlreadyInstalled.changed(o, dryRun));
             doc.put("summary", o.summary());
             if (o.archive() != null) {
                 Json.put(doc, "archive", o.archive().archive());
