@@ -83,6 +83,10 @@ class ReleasesCommandTest {
     @Test
     void badFiltersAreUsageErrors() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        CatalogueCliTest.Run help = run(host, CATALOGUE, "releases", "--help");
+        assertEquals(0, help.exit());
+        assertTrue(help.out().contains("Usage: cudnn releases") && help.out().contains("--json"), help.out());
+        assertTrue(run(host, CATALOGUE, "--help").out().contains("releases"), "listed by the root command");
         for (String[] args : List.of(new String[] {"--cuda", "twelve"}, new String[] {"--os", "beos"}, new String[] {"--arch", "mips"})) {
             List<String> all = new ArrayList<>(List.of("releases"));
             all.addAll(List.of(args));
