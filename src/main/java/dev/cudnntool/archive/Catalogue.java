@@ -20,10 +20,13 @@ import java.util.regex.Pattern;
  * The built-in catalogue of cuDNN archives whose sha256 NVIDIA published: {@value #RESOURCE}, a
  * verbatim copy of the project's {@code shared/data/cudnn-archives.json} (schema 1). Names are
  * looked up by their canonical spelling, so a browser copy or the blog typo finds NVIDIA's entry.
- * The bundled data is parsed on first use only (verify never pays for it).
+ * The bundled data is parsed on first use only (verify never pays for it). Release dates come from a
+ * second resource, {@value #RELEASE_DATES}, NVIDIA's manifest dates per release.
  */
 public final class Catalogue {
     public static final String RESOURCE = "cudnn-archives.json";
+    /** Release dates from NVIDIA's manifests, kept apart so the catalogue stays a verbatim copy. */
+    public static final String RELEASE_DATES = "cudnn-release-dates.json";
     public static final int SCHEMA = 1;
     private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
     private static final String RELEASE_DATE = "releaseDate";
@@ -60,11 +63,42 @@ public final class Catalogue {
                 if (in == null) {
                     throw new IllegalStateException("the jar lacks its resource " + RESOURCE);
                 }
-                return parse(in.readAllBytes());
+                Catalogue c = parse(in.readAllBytes());
+                try (InputStream dates = Catalogue.class.getResourceAsStream(RELEASE_DATES)) {
+                    return dates == null ? c : c.withReleaseDates(parseDates(dates.readAllBytes()));
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
+    }
+
+    /** {@code {"dates": {"9.5.1": "2024-10-25", "8.9.5.29": "2023-09-12"}}}: NVIDIA's manifest dates per release label. */
+    static Map<String, String> parseDates(byte[] json) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        new ObjectMapper().readTree(json).path("dates").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    /**
+     * The same entries, each without a date of its own dated by its release label: the full version
+     * ("8.9.5.29") first, else major.minor.patch ("9.5.1" for 9.5.1.17).
+     */
+    public Catalogue withReleaseDates(Map<String, String> byLabel) {
+        List<CatalogueEntry> out = new ArrayList<>();
+        for (CatalogueEntry e : archives) {
+            String date = e.releaseDate();
+            if (date == null) {
+                date = byLabel.get(e.version());
+            }
+            if (date == null) {
+                String[] p = e.version().split("\\.");
+                date = p.length >= 3 ? byLabel.get(p[0] + "." + p[1] + "." + p[2]) : null;
+            }
+            out.add(new CatalogueEntry(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
+                    e.sha256(), e.size(), date, e.candidates()));
+        }
+        return new Catalogue(out);
     }
 
     /**

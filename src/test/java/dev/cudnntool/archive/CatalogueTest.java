@@ -81,7 +81,14 @@ class CatalogueTest {
             assertEquals(e, c.lookup(n.canonicalName()).orElseThrow());
         }
         assertTrue(readable > 470, "most names are readable: " + readable);
-        assertTrue(Catalogue.bundled().lookup("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz").isPresent());
+        CatalogueEntry e951 = Catalogue.bundled().lookup("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz").orElseThrow();
+        assertEquals("2024-10-25", e951.releaseDate(), "dated by NVIDIA's redistrib_9.5.1.json");
+        assertEquals("2023-09-12", Catalogue.bundled().lookup("cudnn-linux-x86_64-8.9.5.29_cuda11-archive.tar.xz")
+                .orElseThrow().releaseDate(), "a four-part label dates that build");
+        assertEquals(null, Catalogue.bundled().lookup("cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz")
+                .orElseThrow().releaseDate(), "the regenerated 8.x manifests' date is not a release date");
+        assertEquals(null, Catalogue.bundled().lookup("cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz")
+                .orElseThrow().releaseDate(), "9.10.0's date is not 9.10.2's");
     }
 
     @Test
