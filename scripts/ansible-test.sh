@@ -88,7 +88,9 @@ echo "ansible-test: first run changed=1, cuDNN in the toolkit: ok"
 play second module.yml "${MOD[@]}" || { cat "$W/second"; fail "the second run failed"; }
 recap second | grep -q 'changed=0' || { cat "$W/second"; fail "the second run was not idempotent"; }
 [ "$(snapshot "$TK")" = "$INSTALLED" ] || fail "the second run changed the toolkit"
-play verified module.yml "${MOD[@]}" -e state=verified || { cat "$W/verified"; fail "state=verified failed"; }
+# (no tool: cudnn-install found on PATH, cudnn-verify beside it)
+PATH="$ROOT/bin:$PATH" play verified module.yml -e "archive=$ARCHIVE" -e "cuda_path=$TK" -e state=verified \
+  || { cat "$W/verified"; fail "state=verified failed"; }
 recap verified | grep -q 'changed=0' || fail "state=verified reported a change"
 echo "ansible-test: second run changed=0, state=verified passes: ok"
 

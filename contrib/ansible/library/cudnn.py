@@ -99,13 +99,12 @@ def fail(module, result, msg, **extra):
 
 
 def launcher(module, name):
-    tool = module.params['tool']
-    if tool:
-        path = os.path.join(os.path.dirname(tool), name) if name != 'cudnn-install' else tool
-        if not os.path.exists(path):
-            module.fail_json(msg='%s not found beside %s' % (name, tool), exit_code=2, findings=[], changed=False)
-        return path
-    return module.get_bin_path(name, required=True)
+    """The cudnn-install launcher (tool, or found on PATH); the other launchers are the ones beside it."""
+    install = module.params['tool'] or module.get_bin_path('cudnn-install', required=True)
+    path = install if name == 'cudnn-install' else os.path.join(os.path.dirname(install), name)
+    if not os.path.exists(path):
+        module.fail_json(msg='%s not found (looked beside %s)' % (name, install), exit_code=2, findings=[], changed=False)
+    return path
 
 
 def target_args(module):
