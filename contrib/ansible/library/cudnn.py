@@ -21,8 +21,10 @@ options:
     required: true
   state:
     description:
-      - C(present) installs it; C(absent) rolls back the newest install of that archive;
-        C(verified) runs C(cudnn-verify --expect) for its version and changes nothing.
+      - C(present) installs it (nothing happens when its files are all in place already);
+        C(absent) rolls back the newest recorded install of that archive (same name or same version) with
+        C(cudnn-rollback --id); the tool refuses (exit 8) when later installs sit on top or files changed since,
+        unless I(force); C(verified) runs C(cudnn-verify --expect) for its version and changes nothing.
     type: str
     choices: [present, absent, verified]
     default: present
