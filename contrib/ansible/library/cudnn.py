@@ -70,13 +70,36 @@ EXAMPLES = r'''
 '''
 
 RETURN = r'''
-changed: {description: Whether the toolkit changed (or would, in check mode), type: bool, returned: always}
-msg: {description: The tool's summary, or its one-line error, type: str, returned: always}
-exit_code: {description: The tool's exit code (README - exit codes), type: int, returned: always}
-version: {description: The archive's cuDNN version, type: str, returned: when known}
-install_id: {description: The history id of the install (or of the install rolled back), type: str, returned: when one was made}
-findings: {description: The tool's findings (id, severity, message, fix), type: list, returned: always}
-plan: {description: The install plan (source, destination, action), type: list, returned: state=present}
+changed:
+  description: Whether the toolkit changed (or would, in check mode).
+  type: bool
+  returned: always
+msg:
+  description: The tool's summary, or its one-line error.
+  type: str
+  returned: always
+exit_code:
+  description: The tool's exit code (the README's table of exit codes).
+  type: int
+  returned: always
+version:
+  description: The archive's cuDNN version.
+  type: str
+  returned: when the archive name has one
+install_id:
+  description: The history id of the install made (or of the install rolled back).
+  type: str
+  returned: when there is one
+findings:
+  description: The tool's findings, each with id, severity, message and fix.
+  type: list
+  elements: dict
+  returned: always
+plan:
+  description: The install plan, each step with source, destination and action (add, replace, same, remove).
+  type: list
+  elements: dict
+  returned: when state=present
 '''
 
 import json
