@@ -54,6 +54,9 @@ public final class ArchiveInspector {
             throw new ToolException(ExitCode.USAGE, "cannot read archive " + archive + ": " + e.getMessage(),
                     "check the path passed to --archive", e);
         }
+        if (expected != null) {
+            expected.checkSizeBeforeReading(name, fileSize); // the catalogue's size: a truncated download stops here
+        }
         if (name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
             return new ParallelZip(archive, name, sink, progress, fileSize).read(expected);
         }
@@ -424,6 +427,10 @@ public final class ArchiveInspector {
             if (expected == null) {
                 findings.add(Finding.info("archive.sha256", "sha256 " + sha256
                         + " (not compared: pass --sha256 or --manifest redistrib_<version>.json to check it)"));
+                return;
+            }
+            if (expected.origin() != ChecksumExpectation.Origin.USER) {
+                findings.addAll(expected.catalogueFindings(name, sha256, fileSize));
                 return;
             }
             if (!expected.sha256().equals(sha256) || expected.size() != null && expected.size() != fileSize) {

@@ -3,6 +3,7 @@ package dev.cudnntool.archive;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,13 +16,84 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The checksum an archive must have: from --sha256, or from NVIDIA's redistrib_X.json.
+ * The checksum an archive must have: from --sha256, from NVIDIA's redistrib_X.json, or from the
+ * built-in {@link Catalogue} (which also says when a name is not in it).
  *
- * @param size   the expected size in bytes (manifests give it), or null
- * @param source where the expectation came from, for messages
+ * @param sha256   the expected sha256; null for {@link Origin#NOT_IN_CATALOGUE}
+ * @param size     the expected size in bytes (manifests and the catalogue give it), or null
+ * @param source   where the expectation came from, for messages
+ * @param origin   who set it: the user (--sha256/--manifest) or the catalogue
+ * @param accepted every sha256 that passes (a disputed catalogue name has several); empty for the user's
  */
-public record ChecksumExpectation(String sha256, Long size, String source) {
+public record ChecksumExpectation(String sha256, Long size, String source, Origin origin, List<String> accepted) {
     private static final Pattern HEX64 = Pattern.compile("[0-9a-fA-F]{64}");
+    static final String CATALOGUE_SOURCE = "NVIDIA's published sha256";
+
+    public enum Origin { USER, CATALOGUE, NOT_IN_CATALOGUE }
+
+    public ChecksumExpectation {
+        accepted = accepted == null ? List.of() : List.copyOf(accepted);
+    }
+
+    public ChecksumExpectation(String sha256, Long size, String source) {
+        this(sha256, size, source, Origin.USER, List.of());
+    }
+
+    static ChecksumExpectation fromCatalogue(CatalogueEntry e) {
+        return new ChecksumExpectation(e.sha256(), e.size(), CATALOGUE_SOURCE, Origin.CATALOGUE, e.accepted());
+    }
+
+    static ChecksumExpectation notInCatalogue(int known) {
+        return new ChecksumExpectation(null, null, "the built-in catalogue (" + known + " archives)",
+                Origin.NOT_IN_CATALOGUE, List.of());
+    }
+
+    /**
+     * Before the read: a catalogue size that differs from the file's is reported at once (exit 3),
+     * so a truncated download costs no minutes of reading. The user's --manifest size keeps
+     * today's behaviour (compared with the sha256 after the read).
+     */
+    public void checkSizeBeforeReading(ArchiveName name, long fileSize) {
+        if (origin != Origin.CATALOGUE || size == null || size == fileSize) {
+            return;
+        }
+        String what = fileSize < size ? "the download is incomplete" : "the file is not NVIDIA's archive";
+        throw new ToolException(ExitCode.ARCHIVE_REJECTED,
+                String.format(Locale.ROOT, "%s: the file is %,d bytes; NVIDIA's is %,d: %s",
+                        name.fileName(), fileSize, size, what),
+                "download " + name.canonicalName() + " again from NVIDIA's cuDNN archive page");
+    }
+
+    /** The findings of a catalogue-derived expectation after the read; the user's are judged by the inspector. */
+    public List<Finding> catalogueFindings(ArchiveName name, String actual, long fileSize) {
+        List<Finding> out = new ArrayList<>();
+        if (origin == Origin.NOT_IN_CATALOGUE) {
+            out.add(Finding.info("archive.sha256", "sha256 " + actual
+                    + " (not compared: pass --sha256 or --manifest redistrib_<version>.json to check it)"));
+            out.add(Finding.info("archive.not-in-catalogue", name.canonicalName() + " is not in " + source
+                    + " of NVIDIA's published checksums; its sha256 was not compared"));
+            return out;
+        }
+        if (!accepted.contains(actual)) {
+            out.add(Finding.error("archive.checksum-mismatch",
+                    "sha256 of " + name.fileName() + " is " + actual + " (" + fileSize + " bytes) but " + source
+                            + " for " + name.canonicalName() + " is " + String.join(" or ", accepted)
+                            + (size == null ? "" : " (" + size + " bytes)"),
+                    "the download is damaged or not NVIDIA's: download it again"));
+        } else if (accepted.size() > 1) {
+            List<String> others = new ArrayList<>(accepted);
+            others.remove(actual);
+            out.add(Finding.warn("archive.checksum-disputed",
+                    "sha256 " + actual + " is one of " + accepted.size() + " values public sources give for "
+                            + name.canonicalName() + " (they disagree; also seen: " + String.join(", ", others)
+                            + "); NVIDIA's own value could not be settled",
+                    "if you can, compare with the sha256 on NVIDIA's download page, or pass it with --sha256"));
+        } else {
+            out.add(Finding.info("archive.genuine", "sha256 " + actual + " matches NVIDIA's published sha256 for "
+                    + name.canonicalName()));
+        }
+        return out;
+    }
 
     public static ChecksumExpectation ofHex(String hex) {
         if (hex == null || !HEX64.matcher(hex.trim()).matches()) {

@@ -3,11 +3,12 @@ package dev.cudnntool.cli;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.Catalogue;
 import dev.cudnntool.archive.ChecksumExpectation;
 import dev.cudnntool.host.Host;
 import picocli.CommandLine.Option;
 
-/** --sha256 and --manifest: what the archive's checksum must be. */
+/** --sha256 and --manifest: what the archive's checksum must be; without them, NVIDIA's published value from the catalogue. */
 public class ChecksumOptions {
     @Option(names = "--sha256", paramLabel = "HEX", description = "The archive's expected sha256.")
     String sha256;
@@ -16,7 +17,8 @@ public class ChecksumOptions {
             description = "NVIDIA's redistrib_<version>.json; the entry for this archive gives sha256 and size.")
     String manifest;
 
-    ChecksumExpectation expectation(Host host, ArchiveName name) {
+    /** The user's checksum when given (it wins), else what the built-in catalogue says about this name. */
+    ChecksumExpectation expectation(Host host, ArchiveName name, Catalogue catalogue) {
         if (sha256 != null && manifest != null) {
             throw new ToolException(ExitCode.USAGE, "--sha256 and --manifest both give a checksum", "pass only one of them");
         }
@@ -26,6 +28,6 @@ public class ChecksumOptions {
         if (manifest != null) {
             return ChecksumExpectation.fromManifest(host.path(manifest), name.canonicalName());
         }
-        return null;
+        return catalogue.expectation(name);
     }
 }

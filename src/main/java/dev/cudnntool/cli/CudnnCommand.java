@@ -19,5 +19,6 @@ public class CudnnCommand {
         SUBCOMMANDS.put("verify", VerifyCommand.class);
         SUBCOMMANDS.put("rollback", RollbackCommand.class);
         SUBCOMMANDS.put("inspect", InspectCommand.class);
+        SUBCOMMANDS.put("releases", ReleasesCommand.class);
     }
 }

@@ -40,13 +40,15 @@ public class InspectCommand implements Callable<Integer> {
                     "check the path");
         }
         ProgressBar bar = ProgressBar.forContext(ctx, output, "reading");
-        ArchiveReport report = new ArchiveInspector().inspect(archive, name, checksum.expectation(ctx.host(), name),
+        ArchiveReport report = new ArchiveInspector().inspect(archive, name, checksum.expectation(ctx.host(), name, ctx.catalogue()),
                 EntrySink.NONE, bar);
         bar.done();
         ExitCode code = report.acceptable() ? ExitCode.OK : ExitCode.ARCHIVE_REJECTED;
         if (output.json) {
             var doc = Json.document("inspect", code.code());
             Json.put(doc, "archive", report.archive());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("archive")).set("catalogue",
+                    Json.MAPPER.valueToTree(ctx.catalogue().describe(name)));
             doc.put("topFolder", report.topFolder());
             Json.put(doc, "evidence", report.evidence());
             Json.put(doc, "findings", report.findings());

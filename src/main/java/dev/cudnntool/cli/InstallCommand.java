@@ -52,7 +52,7 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         Path file = ctx.host().path(archive);
         ArchiveName name = ArchiveName.parse(file.getFileName().toString());
-        InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name), target.cudaPath(ctx.host()),
+        InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()), target.cudaPath(ctx.host()),
                 target.prefix(ctx.host()), force, dryRun, !noProbe);
         dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
         InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
@@ -67,9 +67,12 @@ public class InstallCommand implements Callable<Integer> {
         if (output.json) {
             var doc = Json.document("install", o.exit().code());
             doc.put("dryRun", dryRun);
+            doc.put("changed", dev.cudnntool.install.AlreadyInstalled.changed(o, dryRun));
             doc.put("summary", o.summary());
             if (o.archive() != null) {
                 Json.put(doc, "archive", o.archive().archive());
+                ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("archive")).set("catalogue",
+                        Json.MAPPER.valueToTree(ctx.catalogue().describe(name)));
                 Json.put(doc, "evidence", o.archive().evidence());
             }
             Preflight pf = o.preflight();

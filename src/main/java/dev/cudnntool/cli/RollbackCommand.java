@@ -78,6 +78,7 @@ public class RollbackCommand implements Callable<Integer> {
         if (output.json) {
             var doc = Json.document("rollback", o.exit().code());
             doc.put("dryRun", dryRun);
+            doc.put("changed", dev.cudnntool.install.AlreadyInstalled.changed(o, dryRun));
             doc.put("summary", o.summary());
             doc.put("installId", o.installId());
             doc.put("version", o.version());

@@ -8,11 +8,28 @@ import java.io.PrintWriter;
  *
  * @param terminal  whether standard error is an interactive terminal (progress bars)
  * @param warmProbe a probe child already starting, or null
+ * @param catalogueOverride the archive catalogue to use instead of the jar's (tests), or null
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
-                          dev.cudnntool.probe.ProbeRunner warmProbe) {
+                          dev.cudnntool.probe.ProbeRunner warmProbe,
+                          dev.cudnntool.archive.Catalogue catalogueOverride) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
+    }
+
+    public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
+                       dev.cudnntool.probe.ProbeRunner warmProbe) {
+        this(host, out, err, terminal, warmProbe, null);
+    }
+
+    /** The same context with another catalogue of NVIDIA's archives (tests). */
+    public ToolContext withCatalogue(dev.cudnntool.archive.Catalogue catalogue) {
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogue);
+    }
+
+    /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */
+    public dev.cudnntool.archive.Catalogue catalogue() {
+        return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.Catalogue.bundled();
     }
 
     /** The probe runner: the one started early by {@link Main} for verify, else a new one. */

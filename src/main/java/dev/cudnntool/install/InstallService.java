@@ -113,7 +113,8 @@ public final class InstallService {
                 }
             }
         }
-        String summary = stop == null
+        String summary = stop == null && AlreadyInstalled.nothingToDo(plan)
+                ? "dry run: " + AlreadyInstalled.summary(name, pf.target()) : stop == null
                 ? "dry run: would install cuDNN " + name.version() + " into " + pf.target().root() + "; nothing was changed"
                 : "dry run: would stop: " + stopWhy;
         return new InstallOutcome(stop == null ? ExitCode.OK : stop, summary, report, pf, plan, null, findings);
@@ -221,6 +222,10 @@ public final class InstallService {
             }
             InstallPlan plan = Placement.plan(t, report);
             findings.addAll(plan.findings());
+            if (AlreadyInstalled.nothingToDo(plan)) { // idempotent: no commit, no record; the check still runs
+                cleanupStaging();
+                return AlreadyInstalled.outcome(name, t, report, pf, plan, findings, check.check(t, report));
+            }
             Journal journal;
             InstallRecord record;
             try {

@@ -1,0 +1,285 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Ansible module "cudnn": drives cudnn-tool's launchers (cudnn-install, cudnn-rollback, cudnn-verify)
+# on the managed node and reports their JSON the Ansible way (changed, msg, failed, findings).
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: cudnn
+short_description: Install, roll back or verify NVIDIA cuDNN in a CUDA toolkit with cudnn-tool
+description:
+  - Runs C(cudnn-install --json) on the node; the install is a transaction (every replaced file backed up).
+  - Idempotent - an archive whose files are all in place byte for byte reports C(changed=false) and writes nothing.
+  - Check mode runs C(--dry-run); diff mode shows the plan (files added, replaced, moved out).
+options:
+  archive:
+    description: Path of the cuDNN archive on the node, exactly as NVIDIA names it. For C(state=absent) only its name is used.
+    type: path
+    required: true
+  state:
+    description:
+      - C(present) installs it (nothing happens when its files are all in place already);
+        C(absent) rolls back the newest recorded install of that archive (same name or same version) with
+        C(cudnn-rollback --id); the tool refuses (exit 8) when later installs sit on top or files changed since,
+        unless I(force); C(verified) runs C(cudnn-verify --expect) for its version and changes nothing.
+    type: str
+    choices: [present, absent, verified]
+    default: present
+  cuda_path:
+    description: The CUDA toolkit folder (default - as cudnn-tool finds it - CUDA_PATH, CUDA_HOME, /usr/local/cuda*).
+    type: path
+  prefix:
+    description: A stand-alone folder in the archive's own layout instead of a toolkit.
+    type: path
+  sha256:
+    description: The archive's expected sha256 (wins over the tool's built-in catalogue of NVIDIA's checksums).
+    type: str
+  force:
+    description: Pass C(--force) (platform, driver, toolkit-major and shadowing errors become warnings; rollback past changes).
+    type: bool
+    default: false
+  no_probe:
+    description: Do not load the installed library (C(--no-probe)); needed on machines without a GPU or driver.
+    type: bool
+    default: false
+  add_to_path:
+    description: Pass C(--add-to-path) to cudnn-install (puts the library folder on the search path).
+    type: bool
+    default: false
+  tool:
+    description: Path of the C(cudnn-install) launcher; C(cudnn-rollback) and C(cudnn-verify) are taken from beside it.
+      Default - C(cudnn-install) found on the node's PATH.
+    type: path
+author: cudnn-tool
+'''
+
+EXAMPLES = r'''
+- name: cuDNN 9.5.1 in the CUDA 12 toolkit
+  cudnn:
+    archive: /var/cache/cudnn/cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz
+    cuda_path: /usr/local/cuda-12.4
+    tool: /opt/cudnn-tool/bin/cudnn-install
+
+- name: Prove it loads
+  cudnn:
+    archive: /var/cache/cudnn/cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz
+    state: verified
+'''
+
+RETURN = r'''
+changed:
+  description: Whether the toolkit changed (or would, in check mode).
+  type: bool
+  returned: always
+msg:
+  description: The tool's summary, or its one-line error.
+  type: str
+  returned: always
+exit_code:
+  description: The tool's exit code (the README's table of exit codes).
+  type: int
+  returned: always
+version:
+  description: The archive's cuDNN version.
+  type: str
+  returned: when the archive name has one
+install_id:
+  description: The history id of the install made (or of the install rolled back).
+  type: str
+  returned: when there is one
+findings:
+  description: The tool's findings, each with id, severity, message and fix.
+  type: list
+  elements: dict
+  returned: always
+plan:
+  description: The install plan, each step with source, destination and action (add, replace, same, remove).
+  type: list
+  elements: dict
+  returned: when state=present
+'''
+
+import json
+import os
+import re
+
+from ansible.module_utils.basic import AnsibleModule
+
+VERSION_IN_NAME = re.compile(r'(?:-v|-)(\d+\.\d+\.\d+(?:\.\d+)?)(?:_cuda|-cuda|\.zip|\.tgz)')
+
+
+def version_of(archive):
+    m = VERSION_IN_NAME.search(os.path.basename(archive))
+    return m.group(1) if m else None
+
+
+def fail(module, result, msg, **extra):
+    """Fails the task with the tool's one-line error (msg) and everything known so far."""
+    result.update(extra)
+    result['msg'] = msg
+    module.fail_json(**result)
+
+
+def launcher(module, name):
+    """The cudnn-install launcher (tool, or found on PATH); the other launchers are the ones beside it."""
+    install = module.params['tool'] or module.get_bin_path('cudnn-install', required=True)
+    path = install if name == 'cudnn-install' else os.path.join(os.path.dirname(install), name)
+    if not os.path.exists(path):
+        module.fail_json(msg='%s not found (looked beside %s)' % (name, install), exit_code=2, findings=[], changed=False)
+    return path
+
+
+def target_args(module):
+    args = []
+    if module.params['cuda_path']:
+        args += ['--cuda-path', module.params['cuda_path']]
+    if module.params['prefix']:
+        args += ['--prefix', module.params['prefix']]
+    return args
+
+
+def run_tool(module, cmd):
+    """Runs a launcher with --json: (rc, document or None, the one-line error from stderr or '')."""
+    rc, out, err = module.run_command(cmd)
+    doc = None
+    try:
+        doc = json.loads(out) if out.strip() else None
+    except ValueError:
+        doc = None
+    error_line = ''
+    for line in err.splitlines():
+        if ': error: ' in line:
+            error_line = line.strip()
+            break
+    return rc, doc, error_line or err.strip()
+
+
+def failure_message(doc, error_line):
+    if error_line:
+        return error_line
+    if doc:
+        firsts = [f for f in doc.get('findings', []) if f.get('severity') == 'error']
+        summary = doc.get('summary') or ''
+        if firsts:
+            return '%s (%s: %s)' % (summary, firsts[0]['id'], firsts[0]['message'])
+        return summary
+    return 'the tool failed without output'
+
+
+def plan_diff(doc):
+    lines = []
+    for step in (doc or {}).get('plan') or []:
+        if step.get('action') == 'same':
+            continue
+        lines.append('%-8s %s' % (step['action'], step['destination']))
+    return {'prepared': '\n'.join(lines) + ('\n' if lines else '')}
+
+
+def present(module, result):
+    cmd = [launcher(module, 'cudnn-install'), '--archive', module.params['archive'], '--json'] + target_args(module)
+    if module.params['sha256']:
+        cmd += ['--sha256', module.params['sha256']]
+    if module.params['force']:
+        cmd.append('--force')
+    if module.params['no_probe']:
+        cmd.append('--no-probe')
+    if module.params['add_to_path']:
+        cmd.append('--add-to-path')
+    if module.check_mode:
+        cmd.append('--dry-run')
+    rc, doc, error_line = run_tool(module, cmd)
+    doc = doc or {}
+    result.update(exit_code=rc, findings=doc.get('findings', []), plan=doc.get('plan', []))
+    if doc.get('installId'):
+        result['install_id'] = doc['installId']
+    if module._diff and doc.get('plan') is not None:
+        result['diff'] = plan_diff(doc)
+    if rc != 0:
+        result['changed'] = bool(doc.get('changed', False))
+        fail(module, result, failure_message(doc, error_line))
+    result['changed'] = bool(doc.get('changed', True))
+    result['msg'] = doc.get('summary', '')
+
+
+def absent(module, result):
+    rollback = launcher(module, 'cudnn-rollback')
+    rc, doc, error_line = run_tool(module, [rollback, '--list', '--json'] + target_args(module))
+    if rc != 0:
+        result['exit_code'] = rc
+        fail(module, result, failure_message(doc, error_line))
+    name = os.path.basename(module.params['archive'])
+    version = result.get('version')
+    mine = [e for e in (doc or {}).get('installs', [])
+            if e.get('state') == 'active'
+            and ((e.get('archive') and os.path.basename(e['archive']) == name) or (version and e.get('version') == version))]
+    if not mine:
+        result.update(changed=False, exit_code=0, msg='%s is not installed here (nothing to roll back)' % name)
+        return
+    newest = sorted(mine, key=lambda e: e.get('id', ''))[-1]
+    cmd = [rollback, '--id', newest['id'], '--json'] + target_args(module)
+    if module.params['force']:
+        cmd.append('--force')
+    if module.check_mode:
+        cmd.append('--dry-run')
+    rc, doc, error_line = run_tool(module, cmd)
+    doc = doc or {}
+    result.update(exit_code=rc, findings=doc.get('findings', []), install_id=newest['id'])
+    if module._diff:
+        result['diff'] = {'prepared': ''.join('%s %s\n' % (s.get('type'), s.get('to')) for s in doc.get('steps') or [])}
+    if rc != 0:
+        fail(module, result, failure_message(doc, error_line))
+    result['changed'] = bool(doc.get('changed')) if not module.check_mode else True
+    result['msg'] = doc.get('summary', '')
+
+
+def verified(module, result):
+    version = result.get('version')
+    if not version:
+        fail(module, result, 'cannot read a cuDNN version from the archive name %s' % module.params['archive'], exit_code=2)
+    cmd = [launcher(module, 'cudnn-verify'), '--expect', version, '--json'] + target_args(module)
+    if module.params['no_probe']:
+        cmd.append('--no-probe')
+    rc, doc, error_line = run_tool(module, cmd)
+    doc = doc or {}
+    result.update(exit_code=rc, findings=doc.get('findings', []), changed=False)
+    if rc != 0:
+        fail(module, result, failure_message(doc, error_line) or 'cuDNN %s is not installed as expected' % version)
+    ok = [f for f in result['findings'] if f.get('id') == 'cudnn.ok']
+    result['msg'] = ok[0]['message'] if ok else 'cuDNN %s verified' % version
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            archive=dict(type='path', required=True),
+            state=dict(type='str', default='present', choices=['present', 'absent', 'verified']),
+            cuda_path=dict(type='path'),
+            prefix=dict(type='path'),
+            sha256=dict(type='str', no_log=False),
+            force=dict(type='bool', default=False),
+            no_probe=dict(type='bool', default=False),
+            add_to_path=dict(type='bool', default=False),
+            tool=dict(type='path'),
+        ),
+        mutually_exclusive=[['cuda_path', 'prefix']],
+        supports_check_mode=True,
+    )
+    result = dict(changed=False, msg='', findings=[], exit_code=0)
+    version = version_of(module.params['archive'])
+    if version:
+        result['version'] = version
+    state = module.params['state']
+    if state == 'present':
+        present(module, result)
+    elif state == 'absent':
+        absent(module, result)
+    else:
+        verified(module, result)
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

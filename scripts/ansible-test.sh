@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The Ansible module and role against a real ansible-core, on localhost with connection: local:
+# a fake CUDA toolkit in a temp folder, a fixture archive (NVIDIA's name and layout, not NVIDIA's bytes,
+# so its own sha256 is passed), no GPU or driver (force, no_probe). Needs target/cudnn-tool.jar and
+# target/test-classes from `mvn -B verify`. Skips (exit 0, with the reason) when Ansible cannot be had.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "ansible-test: installing Debian's ansible-core"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get install -y -q ansible-core >/dev/null 2>&1 \
+           || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q ansible-core >/dev/null 2>&1; }; }; then
+      echo "ansible-test: skipped: apt-get could not install ansible-core (no package source reachable?)"
+      exit 0
+    fi
+  else
+    echo "ansible-test: skipped: ansible-playbook is not installed and cannot be (needs root and apt-get)"
+    exit 0
+  fi
+fi
+if [ ! -f target/cudnn-tool.jar ] || [ ! -d target/test-classes ]; then
+  echo "ansible-test: error: target/cudnn-tool.jar or target/test-classes is missing; fix: run mvn -B verify first" >&2
+  exit 2
+fi
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/cudnn-ansible.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+case "$(uname -m)" in
+  x86_64) ARCH=x86_64; TARGETS=x86_64-linux ;;
+  aarch64) ARCH=sbsa; TARGETS=sbsa-linux ;;
+  *) echo "ansible-test: skipped: no cuDNN archive for $(uname -m)"; exit 0 ;;
+esac
+
+toolkit() { # a CUDA 12.4 toolkit as NVIDIA's installer lays it out, without the libraries
+  mkdir -p "$1/bin" "$1/include" "$1/targets/$TARGETS/lib"
+  ln -s "targets/$TARGETS/lib" "$1/lib64"
+  printf '{\n   "cuda" : {\n      "name" : "CUDA SDK",\n      "version" : "12.4.131"\n   }\n}\n' > "$1/version.json"
+  echo "not cudnn" > "$1/targets/$TARGETS/lib/libcudart.so.12"
+}
+snapshot() { # every path, link target and file sha256 below $1: "byte-identical" made checkable
+  (cd "$1" && find . | LC_ALL=C sort | while IFS= read -r f; do
+    if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"
+    elif [ -f "$f" ]; then echo "$f $(sha256sum < "$f" | cut -d' ' -f1) $(stat -c %a "$f")"
+    else echo "$f/"; fi
+  done)
+}
+fail() { echo "ansible-test: FAILED: $*" >&2; exit 1; }
+
+TK=$W/cuda-12.4
+toolkit "$TK"
+ARCHIVE=$(java -cp target/test-classes:target/cudnn-tool.jar dev.cudnntool.testing.FixtureArchiveMain "$W/downloads" linux-"$ARCH" 9.5.1.17 12)
+SHA=$(sha256sum "$ARCHIVE" | cut -d' ' -f1)
+BEFORE=$(snapshot "$TK")
+
+export ANSIBLE_LIBRARY=$ROOT/contrib/ansible/library ANSIBLE_ROLES_PATH=$ROOT/contrib/ansible/roles
+export ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=False ANSIBLE_INVENTORY_UNPARSED_WARNING=False ANSIBLE_RETRY_FILES_ENABLED=False
+PY=$(command -v python3)
+play() { # play LOG PLAYBOOK ARGS...: runs it, keeps the output in $W/LOG; returns ansible-playbook's exit code
+  local log=$1 book=$2; shift 2
+  set +e
+  ansible-playbook -i localhost, -c local -e "ansible_python_interpreter=$PY" "$ROOT/contrib/ansible/tests/$book" "$@" > "$W/$log" 2>&1
+  local rc=$?
+  set -e
+  return $rc
+}
+recap() { grep -E '^localhost +:' "$W/$1" || true; }
+MOD=(-e "archive=$ARCHIVE" -e "cuda_path=$TK" -e "sha256=$SHA" -e "tool=$ROOT/bin/cudnn-install")
+
+# 0. the module's documentation parses, the example playbook and inventory pass a syntax check
+ansible-doc -M "$ROOT/contrib/ansible/library" cudnn > "$W/doc" 2>&1 && grep -q 'RETURN VALUES' "$W/doc" \
+  || { cat "$W/doc"; fail "ansible-doc cannot read the module's documentation"; }
+(cd contrib/ansible && ansible-playbook -i inventory.ini site.yml --syntax-check > "$W/syntax" 2>&1) \
+  || { cat "$W/syntax"; fail "the example playbook does not pass --syntax-check"; }
+
+# 1. check mode on a fresh toolkit: reports changed, changes nothing; --diff shows the plan
+play check module.yml "${MOD[@]}" --check --diff || { cat "$W/check"; fail "--check failed"; }
+recap check | grep -q 'changed=1' || { cat "$W/check"; fail "--check did not report changed=1"; }
+grep -q "add .*libcudnn.so.9" "$W/check" || { cat "$W/check"; fail "--diff does not show the plan"; }
+[ "$(snapshot "$TK")" = "$BEFORE" ] || fail "--check changed the toolkit"
+echo "ansible-test: --check reports changed and changes nothing: ok"
+
+# 2. first run installs: changed=1, the toolkit holds cuDNN 9.5.1
+play first module.yml "${MOD[@]}" || { cat "$W/first"; fail "the first run failed"; }
+recap first | grep -q 'changed=1' || { cat "$W/first"; fail "the first run did not report changed=1"; }
+[ -f "$TK/include/cudnn_version.h" ] && [ -L "$TK/lib64/libcudnn.so.9" ] || fail "cuDNN is not in the toolkit"
+grep -q 'CUDNN_MINOR 5' "$TK/include/cudnn_version.h" || fail "not cuDNN 9.5 in the toolkit"
+INSTALLED=$(snapshot "$TK")
+echo "ansible-test: first run changed=1, cuDNN in the toolkit: ok"
+
+# 3. second run: changed=0 and not a byte written
+play second module.yml "${MOD[@]}" || { cat "$W/second"; fail "the second run failed"; }
+recap second | grep -q 'changed=0' || { cat "$W/second"; fail "the second run was not idempotent"; }
+[ "$(snapshot "$TK")" = "$INSTALLED" ] || fail "the second run changed the toolkit"
+# (no tool: cudnn-install found on PATH, cudnn-verify beside it)
+PATH="$ROOT/bin:$PATH" play verified module.yml -e "archive=$ARCHIVE" -e "cuda_path=$TK" -e state=verified \
+  || { cat "$W/verified"; fail "state=verified failed"; }
+recap verified | grep -q 'changed=0' || fail "state=verified reported a change"
+echo "ansible-test: second run changed=0, state=verified passes: ok"
+
+# 4. a bad archive (a truncated download under NVIDIA's name, no sha256: the catalogue's size stops it)
+mkdir -p "$W/truncated" && head -c 100000 "$ARCHIVE" > "$W/truncated/$(basename "$ARCHIVE")"
+if play bad module.yml -e "archive=$W/truncated/$(basename "$ARCHIVE")" -e "cuda_path=$TK" -e "tool=$ROOT/bin/cudnn-install"; then
+  cat "$W/bad"; fail "a bad archive did not fail the task"
+fi
+grep -q 'install: error: .*the download is incomplete' "$W/bad" || { cat "$W/bad"; fail "the task does not carry the tool's message"; }
+grep -q '"exit_code": 3' "$W/bad" || { cat "$W/bad"; fail "the task does not carry exit code 3"; }
+recap bad | grep -q 'failed=1' || fail "the recap does not count the failure"
+[ "$(snapshot "$TK")" = "$INSTALLED" ] || fail "the bad archive changed the toolkit"
+echo "ansible-test: a bad archive fails the task with the tool's message: ok"
+
+# 5. state: absent rolls back to the byte-identical tree
+play absent module.yml "${MOD[@]}" -e state=absent || { cat "$W/absent"; fail "state=absent failed"; }
+recap absent | grep -q 'changed=1' || { cat "$W/absent"; fail "state=absent did not report changed=1"; }
+[ "$(snapshot "$TK")" = "$BEFORE" ] || { diff <(echo "$BEFORE") <(snapshot "$TK") || true; fail "the rollback did not restore the tree"; }
+play absent2 module.yml "${MOD[@]}" -e state=absent || { cat "$W/absent2"; fail "a second state=absent failed"; }
+recap absent2 | grep -q 'changed=0' || fail "a second state=absent was not idempotent"
+echo "ansible-test: state=absent restores the byte-identical tree: ok"
+
+# 6. the role, end to end: tool and archive copied to the node, Java ensured, module called; then idempotent
+TK2=$W/cuda-12.4-role
+toolkit "$TK2"
+ROLE=(-e "cudnn_tool_home=$W/node/cudnn-tool" -e "cudnn_tool_jar=$ROOT/target/cudnn-tool.jar" -e "cudnn_tool_bin=$ROOT/bin"
+      -e "cudnn_archive_src=$ARCHIVE" -e "cudnn_archive_dir=$W/node/cache" -e "cudnn_cuda_path=$TK2"
+      -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true)
+# The role's Java task runs where the distribution's Java 17 is installed already (a no-op check there);
+# elsewhere it is skipped, so the test never installs packages beyond ansible-core.
+dpkg -s openjdk-17-jre-headless >/dev/null 2>&1 || ROLE+=(-e cudnn_manage_java=false)
+play role1 role.yml "${ROLE[@]}" || { cat "$W/role1"; fail "the role failed"; }
+[ -f "$TK2/include/cudnn_version.h" ] || { cat "$W/role1"; fail "the role did not install cuDNN"; }
+play role2 role.yml "${ROLE[@]}" || { cat "$W/role2"; fail "the role's second run failed"; }
+recap role2 | grep -q 'changed=0' || { cat "$W/role2"; fail "the role's second run was not idempotent"; }
+echo "ansible-test: the role installs, and its second run changes nothing: ok"
+echo "ansible-test: all ok ($(ansible-playbook --version 2>/dev/null | awk 'NR == 1'))"

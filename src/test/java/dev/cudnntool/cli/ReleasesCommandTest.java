@@ -1,0 +1,111 @@
+package dev.cudnntool.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.archive.Catalogue;
+import dev.cudnntool.archive.CatalogueEntry;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** cudnn releases: the catalogue for a platform, newest first, marked against the toolkit and driver found. */
+class ReleasesCommandTest {
+    static final Catalogue CATALOGUE = Catalogue.of(List.of(
+            CatalogueEntry.of("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip", "1".repeat(64), 700_000_000L),
+            CatalogueEntry.of("cudnn-windows-x86_64-9.1.0.70_cuda11-archive.zip", "2".repeat(64), null),
+            CatalogueEntry.of("cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip", "3".repeat(64), null),
+            CatalogueEntry.of("cudnn-windows-x86_64-9.12.0.46_cuda13-archive.zip", "4".repeat(64), null),
+            CatalogueEntry.of("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz", "5".repeat(64), null),
+            CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "6".repeat(64), null),
+            CatalogueEntry.of("cudnn-linux-sbsa-8.3.2.44_cuda11.5-archive.tar.xz", "7".repeat(64), null)));
+
+    static CatalogueCliTest.Run run(Host host, Catalogue c, String... args) {
+        return CatalogueCliTest.run(host, c, args);
+    }
+
+    static List<String> names(JsonNode archives) {
+        List<String> out = new ArrayList<>();
+        archives.forEach(a -> out.add(a.get("fileName").asText()));
+        return out;
+    }
+
+    @Test
+    void thisMachinesArchivesNewestFirstMarkedAgainstToolkitAndDriver() throws Exception {
+        Host host = CliTest.windowsMachine(); // toolkit 12.2, driver 536.25
+        CatalogueCliTest.Run r = run(host, CATALOGUE, "releases", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode j = r.json();
+        assertEquals("releases", j.get("command").asText());
+        assertEquals("windows", j.get("filter").get("os").asText());
+        assertEquals("12.2", j.get("toolkit").get("version").asText());
+        assertEquals("536.25", j.get("driver").get("driverVersion").asText());
+        JsonNode a = j.get("archives");
+        assertEquals(List.of("cudnn-windows-x86_64-9.12.0.46_cuda13-archive.zip", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip",
+                "cudnn-windows-x86_64-9.1.0.70_cuda11-archive.zip", "cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip"), names(a));
+        JsonNode cuda13 = a.get(0);
+        assertFalse(cuda13.get("toolkitFits").asBoolean());
+        assertFalse(cuda13.get("driverOk").asBoolean(), "536.25 is below 580");
+        assertEquals("580", cuda13.get("driverMinimum").asText());
+        JsonNode pick = a.get(1);
+        assertTrue(pick.get("toolkitFits").asBoolean() && pick.get("driverOk").asBoolean());
+        assertTrue(pick.get("recommended").asBoolean());
+        assertFalse(a.get(0).get("recommended").asBoolean());
+        assertFalse(a.get(2).get("toolkitFits").asBoolean());
+        assertEquals(700_000_000L, a.get(3).get("size").asLong());
+        assertEquals("1".repeat(64), a.get(3).get("sha256").asText());
+        CatalogueCliTest.Run human = run(host, CATALOGUE, "releases");
+        assertTrue(human.out().contains("* cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip"), human.out());
+        assertTrue(human.out().contains("driver too old (needs 580)"), human.out());
+    }
+
+    @Test
+    void anotherPlatformAndACudaVersionFilterWithoutMarks() throws Exception {
+        Host host = CliTest.windowsMachine();
+        CatalogueCliTest.Run r = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "aarch64sbsa", "--cuda", "12", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode a = r.json().get("archives");
+        assertEquals(List.of("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz"), names(a));
+        assertFalse(a.get(0).has("toolkitFits"), "another OS: this machine's toolkit says nothing");
+        assertFalse(r.json().has("driver"));
+        CatalogueCliTest.Run minor = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11.4", "--json");
+        assertEquals(List.of(), names(minor.json().get("archives")), "an 11.5 build is not offered for 11.4");
+        CatalogueCliTest.Run eleven = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11", "--json");
+        assertEquals(List.of("cudnn-linux-sbsa-8.3.2.44_cuda11.5-archive.tar.xz"), names(eleven.json().get("archives")));
+    }
+
+    @Test
+    void badFiltersAreUsageErrors() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        CatalogueCliTest.Run help = run(host, CATALOGUE, "releases", "--help");
+        assertEquals(0, help.exit());
+        assertTrue(help.out().contains("Usage: cudnn releases") && help.out().contains("--json"), help.out());
+        assertTrue(run(host, CATALOGUE, "--help").out().contains("releases"), "listed by the root command");
+        for (String[] args : List.of(new String[] {"--cuda", "twelve"}, new String[] {"--os", "beos"}, new String[] {"--arch", "mips"})) {
+            List<String> all = new ArrayList<>(List.of("releases"));
+            all.addAll(List.of(args));
+            CatalogueCliTest.Run r = run(host, CATALOGUE, all.toArray(String[]::new));
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().startsWith("releases: error: ") && r.err().contains("; fix: "), r.err());
+        }
+    }
+
+    @Test
+    void theRealCatalogueAnswersWhichFileForCuda124OnWindows() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        CatalogueCliTest.Run r = run(host, Catalogue.bundled(), "releases", "--os", "windows", "--cuda", "12.4", "--json");
+        JsonNode a = r.json().get("archives");
+        assertEquals("cudnn-windows-x86_64-9.27.0.42_cuda12-archive.zip", a.get(0).get("fileName").asText());
+        assertTrue(a.get(0).get("recommended").asBoolean());
+        for (JsonNode e : a) {
+            assertEquals("windows", e.get("os").asText());
+            assertTrue(e.get("cudaVariant").asText().startsWith("12"), e.toString());
+        }
+    }
+}

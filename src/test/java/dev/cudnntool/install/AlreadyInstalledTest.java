@@ -1,0 +1,125 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A second identical install changes nothing and writes nothing; a partial one is repaired. */
+class AlreadyInstalledTest {
+    @TempDir
+    Path downloads;
+
+    static InstallService service(Host host, PostInstallCheck check) {
+        return new InstallService(host, new NioFileOps(), Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
+                check, InspectionLimits.DEFAULT, "test");
+    }
+
+    static InstallOutcome run(Host host, Path archive, boolean dryRun, PostInstallCheck check) {
+        return service(host, check).run(new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+    }
+
+    void secondInstallChangesNothing(Host host, Path tk, String root, Path archive) throws Exception {
+        InstallOutcome dryFresh = run(host, archive, true, PostInstallCheck.NONE);
+        assertTrue(AlreadyInstalled.changed(dryFresh, true), "a dry run on a fresh toolkit says it would change it");
+        InstallOutcome first = run(host, archive, false, PostInstallCheck.NONE);
+        assertEquals(ExitCode.OK, first.exit(), first.summary() + first.findings());
+        assertTrue(AlreadyInstalled.changed(first, false));
+        Map<String, String> after = TreeSnapshot.of(tk); // with .cudnn-tool: history records included
+
+        AtomicInteger checks = new AtomicInteger();
+        InstallOutcome second = run(host, archive, false, (t, r) -> {
+            checks.incrementAndGet();
+            return List.of(Finding.info("install.probe-ok", "fine"));
+        });
+        assertEquals(ExitCode.OK, second.exit(), second.summary() + second.findings());
+        assertEquals("cuDNN 9.5.1 is already installed in " + root + " (nothing to do)", second.summary());
+        assertFalse(AlreadyInstalled.changed(second, false));
+        assertNull(second.record());
+        assertEquals(1, checks.get(), "what is in place is still verified");
+        assertEquals(after, TreeSnapshot.of(tk), "not a byte written, no history record");
+
+        InstallOutcome dry = run(host, archive, true, PostInstallCheck.NONE);
+        assertFalse(AlreadyInstalled.changed(dry, true));
+        assertTrue(dry.summary().startsWith("dry run: cuDNN 9.5.1 is already installed"), dry.summary());
+        assertEquals(after, TreeSnapshot.of(tk));
+
+        // A failing verification of what is in place: exit 6 as a fresh install would, and still nothing written.
+        InstallOutcome broken = run(host, archive, false, (t, r) -> List.of(Finding.error("cudnn.load-failed", "no", "fix")));
+        assertEquals(ExitCode.INSTALL_ROLLED_BACK, broken.exit());
+        assertFalse(AlreadyInstalled.changed(broken, false));
+        assertEquals(after, TreeSnapshot.of(tk));
+    }
+
+    @Test
+    void linuxSecondInstallIsANoOp() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.linuxHost(fs);
+            Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
+            secondInstallChangesNothing(host, fs.getPath("/usr/local/cuda-12.2"), "/usr/local/cuda", archive);
+        }
+    }
+
+    @Test
+    void windowsSecondInstallIsANoOp() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = InstallServiceTest.windowsHost(fs);
+            Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
+            secondInstallChangesNothing(host, fs.getPath(InstallServiceTest.WIN_TK), InstallServiceTest.WIN_TK, archive);
+        }
+    }
+
+    @Test
+    void aPartialInstallIsRepairedAndSaysChanged() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
+            assertEquals(ExitCode.OK, run(host, archive, false, PostInstallCheck.NONE).exit());
+            Map<String, String> good = TreeSnapshot.withoutState(tk);
+            Files.delete(tk.resolve("include/cudnn_version.h"));
+            Files.writeString(tk.resolve("include/cudnn.h"), "changed by hand");
+
+            InstallOutcome dry = run(host, archive, true, PostInstallCheck.NONE);
+            assertTrue(AlreadyInstalled.changed(dry, true));
+            assertEquals(1, dry.plan().count(PlanStep.Action.ADD));
+            assertEquals(1, dry.plan().count(PlanStep.Action.REPLACE));
+
+            InstallOutcome repair = run(host, archive, false, PostInstallCheck.NONE);
+            assertEquals(ExitCode.OK, repair.exit(), repair.summary());
+            assertTrue(AlreadyInstalled.changed(repair, false));
+            assertTrue(repair.record() != null);
+            assertEquals(good, TreeSnapshot.withoutState(tk));
+            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os());
+            assertEquals(2, new RollbackService(host, new NioFileOps()).list(t).size());
+
+            RollbackOutcome dryRb = new RollbackService(host, new NioFileOps()).rollback(t, null, false, true);
+            assertFalse(AlreadyInstalled.changed(dryRb, true));
+            RollbackOutcome rb = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+            assertEquals(ExitCode.OK, rb.exit(), rb.summary());
+            assertTrue(AlreadyInstalled.changed(rb, false));
+            assertNotEquals(good, TreeSnapshot.withoutState(tk), "the hand-made damage is back");
+        }
+    }
+}
