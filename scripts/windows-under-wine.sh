@@ -201,14 +201,23 @@ check install-held 'd["exitCode"] == 5 and "in use" in d["error"]["message"] and
 [ "$(tree_hash)" = "$before" ] || fail "install-held changed the toolkit"
 kill "$holder_pid"; wait "$holder_pid" 2>/dev/null || true; holder_pid=
 
-# ---- 3. install into the toolkit found through CUDA_PATH, then verify --expect -----------------
-run 0 install "$T" install --archive "$zip_win" --json
-check install 'd["ok"] and d["target"]["path"].endswith("v12.3") and any(f["id"] == "install.probe-ok" for f in d["findings"])'
+# ---- 3. install into the toolkit found through CUDA_PATH with --add-to-path, then verify --expect --
+# A user PATH as Windows keeps it (REG_EXPAND_SZ with a variable); the toolkit's bin is not on it.
+wine reg add 'HKCU\Environment' /v Path /t REG_EXPAND_SZ /d '%USERPROFILE%\bin;C:\tools' /f >/dev/null 2>&1
+path_before=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r')
+echo "$path_before" | grep -q 'REG_EXPAND_SZ *%USERPROFILE%\\bin;C:\\tools$' || fail "could not set the user PATH: $path_before"
+run 0 install "$T" install --archive "$zip_win" --add-to-path --json
+check install 'd["ok"] and d["target"]["path"].endswith("v12.3") and any(f["id"] == "install.probe-ok" for f in d["findings"])
+ and any(f["id"] == "install.add-to-path" and f["message"].startswith("added ") for f in d["findings"])'
+path_after=$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r')
+echo "$path_after" | grep -q 'REG_EXPAND_SZ *%USERPROFILE%\\bin;C:\\tools;C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.3\\bin$' \
+  || fail "--add-to-path: the user PATH reads: $path_after"
+say "ok: the user PATH has the toolkit's bin appended, still REG_EXPAND_SZ"
 [ -f "$tk/bin/cudnn_cnn_infer64_8.dll" ] && [ -f "$tk/include/cudnn_version.h" ] && [ -f "$tk/lib/x64/cudnn64_8.lib" ] \
   || fail "install: the DLLs, headers and import libraries are not in bin, include and lib\\x64"
 run 0 verify-expect "$T" verify --expect 8.9.7 --json
 check verify-expect 'd["ok"] and d["probe"]["versionString"] == "8.9.7" and d["probe"]["loadedPath"].endswith("v12.3\\bin\\cudnn64_8.dll")
- and all(s["loaded"] for s in d["probe"]["subLibraries"])'
+ and all(s["loaded"] for s in d["probe"]["subLibraries"]) and not any(f["id"] == "search-path.missing" for f in d["findings"])'
 
 # ---- 4. rollback --list: the columns line up with Windows' 30-character dates --------------------
 run 0 list "$T" rollback --list
@@ -218,6 +227,9 @@ check list 'len(out.splitlines()) == 3 and len({tuple(m.start() for m in re.find
 run 0 rollback "$T" rollback --json
 check rollback 'd["ok"]'
 [ "$(tree_hash)" = "$before" ] || fail "rollback: the toolkit differs from before the install"
+check rollback 'any(f["id"] == "rollback.search-path" and "exactly" in f["message"] for f in d["findings"])'
+[ "$(wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r')" = "$path_before" ] || fail "rollback: the user PATH was not restored"
+say "ok: rollback restored the user PATH exactly"
 
 # ---- 6. the launchers: parentheses in the folder, a missing jar, JAVA over JAVA_HOME ------------
 run 0 launcher-x86 "$X" verify --version
