@@ -121,6 +121,15 @@ final class Render {
         return s == null || s.isEmpty() ? "-" : s;
     }
 
+    /** rollback: what happened to the search path an install --add-to-path changed. */
+    static void searchPath(PrintWriter out, List<Finding> findings) {
+        for (Finding f : findings) {
+            if (f.id().equals("rollback.search-path")) {
+                out.println("search path: " + f.message());
+            }
+        }
+    }
+
     static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {
         if (findings.isEmpty()) {
             return;

@@ -86,6 +86,7 @@ public class RollbackCommand implements Callable<Integer> {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
             }
+            Render.searchPath(ctx.out(), o.findings()); // --add-to-path undone: say how
             (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
                     + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
         }

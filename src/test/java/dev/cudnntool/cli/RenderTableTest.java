@@ -59,4 +59,16 @@ class RenderTableTest {
                 new RollbackService.Entry("short", "", "10.20.30.4000-long-version", "x.zip", "active", true, 1, 1));
         assertAligned(render(entries), entries);
     }
+
+    @Test
+    void rollbackSaysWhatItDidToTheSearchPath() {
+        StringWriter w = new StringWriter();
+        PrintWriter out = new PrintWriter(w);
+        Render.searchPath(out, List.of(dev.cudnntool.Finding.info("rollback.search-path",
+                "HKCU\\Environment\\Path was changed since the install: only the entry it added (C:\\cudnn\\bin) was removed"),
+                dev.cudnntool.Finding.info("other.thing", "not this")));
+        out.flush();
+        assertEquals("search path: HKCU\\Environment\\Path was changed since the install: only the entry it added"
+                + " (C:\\cudnn\\bin) was removed" + System.lineSeparator(), w.toString());
+    }
 }
