@@ -54,7 +54,10 @@ public class LdSoConfPathStore implements SearchPathStore {
 
     @Override
     public String cannotWrite(Scope scope) {
-        Path d = Files.isDirectory(confDir()) ? confDir() : host.path("/etc");
+        Path d = confDir();
+        while (d.getParent() != null && !Files.isDirectory(d)) {
+            d = d.getParent(); // the folder is created where the nearest existing one allows it
+        }
         return Files.isWritable(d) ? null : "writing " + confDir() + " needs root";
     }
 

@@ -9,9 +9,44 @@ public final class SearchPathStores {
     }
 
     public static SearchPathStore forHost(Host host) {
-        return host.windows() && host.fs() == java.nio.file.FileSystems.getDefault()
-                ? new WindowsRegistryPathStore(host.env()) : new LdSoConfPathStore(host);
+        if (!host.windows()) {
+            return new LdSoConfPathStore(host);
+        }
+        return host.fs() == java.nio.file.FileSystems.getDefault() ? new WindowsRegistryPathStore(host.env()) : NO_REGISTRY;
     }
+
+    /** A Windows host on another file system (a test's): there is no registry to write. */
+    static final SearchPathStore NO_REGISTRY = new SearchPathStore() {
+        @Override
+        public String location(Scope scope, String installId) {
+            return (scope == Scope.MACHINE ? "HKLM\\" + WindowsRegistryPathStore.MACHINE_KEY : "HKCU\\Environment") + "\\Path";
+        }
+
+        @Override
+        public Raw read(Scope scope, String installId) {
+            return null;
+        }
+
+        @Override
+        public void write(Scope scope, String installId, Raw value) throws java.io.IOException {
+            throw new java.io.IOException("there is no Windows registry on this machine");
+        }
+
+        @Override
+        public String cannotWrite(Scope scope) {
+            return "there is no Windows registry on this machine to write " + location(scope, null);
+        }
+
+        @Override
+        public void announce() {
+            // nobody to tell
+        }
+
+        @Override
+        public List<String> persistentEntries() {
+            return List.of();
+        }
+    };
 
     /**
      * This process's environment; on Windows with the user's and the machine's Path from the
