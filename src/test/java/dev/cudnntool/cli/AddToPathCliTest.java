@@ -63,4 +63,16 @@ class AddToPathCliTest {
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().startsWith("install: error: --add-to-path=system is not a search path; fix:"), r.err());
     }
+
+    @Test
+    void aDryRunThatWouldStopForWantOfRightsExitsFiveAndSaysWhy() throws Exception {
+        Host host = CliTest.windowsMachine(); // a test's file system: no registry that could be written
+        Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "C:\\cudnn",
+                "--add-to-path", "--dry-run", "--json");
+        assertEquals(5, r.exit(), r.out() + r.err());
+        assertEquals(5, r.json().get("exitCode").asInt());
+        assertTrue(finding(r.json(), "install.add-to-path").get("message").asText().startsWith("would add C:\\cudnn\\bin to the user PATH"));
+        assertTrue(finding(r.json(), "install.target-not-writable").get("message").asText().contains("--add-to-path"));
+    }
 }
