@@ -8,6 +8,9 @@ import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.Preflight;
+import dev.cudnntool.install.SearchPathChange;
+import dev.cudnntool.host.SearchPathStore;
+import dev.cudnntool.host.SearchPathStores;
 import dev.cudnntool.verify.ProbeCheck;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -35,6 +38,12 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-probe", description = "Do not load the installed library to prove it works.")
     boolean noProbe;
 
+    @Option(names = "--add-to-path", arity = "0..1", fallbackValue = "user", paramLabel = "user|machine",
+            description = {"Put the runtime folder on the search path for good, undone by rollback. Windows: the user PATH"
+                    + " in the registry (=machine: the machine's, needs Administrator); Linux:"
+                    + " /etc/ld.so.conf.d/cudnn-tool-<id>.conf and ldconfig (needs root)."})
+    String addToPath;
+
     @Mixin
     TargetOptions target;
 
@@ -60,6 +69,9 @@ public class InstallCommand implements Callable<Integer> {
                 InspectionLimits.DEFAULT, VersionProvider.version());
         if (ctx.host().windows()) {
             service.withHolders(probe::holders);
+        }
+        if (addToPath != null) {
+            service.withAddToPath(new SearchPathChange(ctx.host(), SearchPathStores.forHost(ctx.host()), addToPathScope()));
         }
         ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
         InstallOutcome o = service.run(req, bar);
@@ -105,5 +117,14 @@ public class InstallCommand implements Callable<Integer> {
                     + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
         }
         return o.exit().code();
+    }
+
+    private SearchPathStore.Scope addToPathScope() {
+        return switch (addToPath.toLowerCase(java.util.Locale.ROOT)) {
+            case "user" -> SearchPathStore.Scope.USER;
+            case "machine" -> SearchPathStore.Scope.MACHINE;
+            default -> throw new dev.cudnntool.ToolException(ExitCode.USAGE, "--add-to-path=" + addToPath
+                    + " is not a search path", "use --add-to-path (the user's) or --add-to-path=machine");
+        };
     }
 }

@@ -77,6 +77,59 @@ final class Render {
         out.println(verdict);
     }
 
+    /** {@code rollback --list}: one install a line, the newest marked. */
+    static void installs(PrintWriter out, List<dev.cudnntool.install.RollbackService.Entry> entries) {
+        List<List<String>> rows = new java.util.ArrayList<>();
+        for (var e : entries) {
+            rows.add(List.of(e.id(), dash(e.date()), dash(e.version()), e.state() + (e.newest() ? "*" : ""), dash(e.archive())));
+        }
+        table(out, List.of("ID", "DATE", "VERSION", "STATE", "ARCHIVE"), rows);
+        out.println("* the newest: cudnn-rollback undoes it");
+    }
+
+    /**
+     * Columns as wide as their widest cell (heading included), two spaces apart; the last column
+     * is not padded. Widths come from the values, so a long date (Windows prints 30 characters)
+     * or id never pushes the columns after it out of line.
+     */
+    static void table(PrintWriter out, List<String> headings, List<List<String>> rows) {
+        int[] width = new int[headings.size()];
+        for (int c = 0; c < width.length; c++) {
+            width[c] = headings.get(c).length();
+            for (List<String> row : rows) {
+                width[c] = Math.max(width[c], row.get(c).length());
+            }
+        }
+        line(out, headings, width);
+        for (List<String> row : rows) {
+            line(out, row, width);
+        }
+    }
+
+    private static void line(PrintWriter out, List<String> cells, int[] width) {
+        StringBuilder b = new StringBuilder();
+        for (int c = 0; c < cells.size(); c++) {
+            b.append(cells.get(c));
+            if (c < cells.size() - 1) {
+                b.append(" ".repeat(width[c] - cells.get(c).length() + 2));
+            }
+        }
+        out.println(b);
+    }
+
+    private static String dash(String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+
+    /** rollback: what happened to the search path an install --add-to-path changed. */
+    static void searchPath(PrintWriter out, List<Finding> findings) {
+        for (Finding f : findings) {
+            if (f.id().equals("rollback.search-path")) {
+                out.println("search path: " + f.message());
+            }
+        }
+    }
+
     static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {
         if (findings.isEmpty()) {
             return;

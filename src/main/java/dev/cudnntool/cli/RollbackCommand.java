@@ -62,12 +62,7 @@ public class RollbackCommand implements Callable<Integer> {
             } else if (entries.isEmpty()) {
                 ctx.out().println("no installs recorded in " + t.root());
             } else {
-                ctx.out().printf("%-26s %-24s %-10s %-10s %s%n", "ID", "DATE", "VERSION", "STATE", "ARCHIVE");
-                for (RollbackService.Entry e : entries) {
-                    ctx.out().printf("%-26s %-24s %-10s %-10s %s%n", e.id(), e.date(), e.version() == null ? "-" : e.version(),
-                            e.state() + (e.newest() ? "*" : ""), e.archive() == null ? "-" : e.archive());
-                }
-                ctx.out().println("* the newest: cudnn-rollback undoes it");
+                Render.installs(ctx.out(), entries);
             }
             return 0;
         }
@@ -92,6 +87,7 @@ public class RollbackCommand implements Callable<Integer> {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
             }
+            Render.searchPath(ctx.out(), o.findings()); // --add-to-path undone: say how
             (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
                     + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
         }

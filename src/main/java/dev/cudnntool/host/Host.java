@@ -28,7 +28,9 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
 
     /** This machine. Used only by the command line's entry point. */
     public static Host system() {
-        return new Host(FileSystems.getDefault(), System.getenv(), osFromName(System.getProperty("os.name")),
+        OsFamily os = osFromName(System.getProperty("os.name"));
+        // Windows: PATH as a new terminal gets it (the registry's user and machine Path appended).
+        return new Host(FileSystems.getDefault(), SearchPathStores.systemEnvironment(os == OsFamily.WINDOWS), os,
                 Arch.fromJvm(System.getProperty("os.arch")),
                 "32".equals(System.getProperty("sun.arch.data.model")) ? 32 : 64,
                 new SystemProcessRunner());

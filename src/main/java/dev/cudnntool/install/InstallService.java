@@ -44,6 +44,7 @@ public final class InstallService {
     private final InspectionLimits limits;
     private final String toolVersion;
     private java.util.function.Function<List<Path>, List<String>> holders = files -> List.of();
+    private SearchPathChange addToPath; // --add-to-path; null when not asked for
 
     public InstallService(Host host, FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits,
                           String toolVersion) {
@@ -58,6 +59,12 @@ public final class InstallService {
     /** Names the programs holding files open (Windows Restart Manager); by default nobody is named. */
     public InstallService withHolders(java.util.function.Function<List<Path>, List<String>> whoHolds) {
         this.holders = whoHolds;
+        return this;
+    }
+
+    /** --add-to-path: the runtime folder goes on the persistent search path, as a step of the install. */
+    public InstallService withAddToPath(SearchPathChange change) {
+        this.addToPath = change;
         return this;
     }
 
@@ -111,6 +118,11 @@ public final class InstallService {
                     stopWhy = e.getMessage();
                     findings.add(Finding.error("install.file-in-use", e.getMessage(), e.fix()));
                 }
+            }
+            String pathStop = addToPath == null ? null : addToPath.dryRun(findings, pf.target().runtimeDir(name));
+            if (stop == null && pathStop != null) {
+                stop = ExitCode.TARGET_NOT_WRITABLE;
+                stopWhy = pathStop;
             }
         }
         String summary = stop == null && AlreadyInstalled.nothingToDo(plan)
@@ -231,6 +243,9 @@ public final class InstallService {
             try {
                 checkWritable(t, plan.steps().stream().map(s -> s.target().getParent()).distinct().toList());
                 checkNotInUse(plan);
+                if (addToPath != null) {
+                    addToPath.checkAllowed(t.runtimeDir(name));
+                }
                 Built built = build(plan, report, sink);
                 journal = built.journal;
                 record = built.record;
@@ -246,6 +261,9 @@ public final class InstallService {
                 runner.begin(journal);
                 runner.forward(journal);
                 ops.writeAtomically(historyDir.resolve("install.json"), JournalRunner.JSON.writeValueAsBytes(record));
+                if (addToPath != null) {
+                    findings.add(addToPath.apply(historyDir, id, t.runtimeDir(name)));
+                }
                 runner.write(journal.withState("verifying"));
             } catch (IOException e) {
                 return undo(journal, findings, report, plan, "install failed (" + describe(e) + ")");
@@ -289,6 +307,9 @@ public final class InstallService {
             try {
                 runner.write(journal.withState("rolling-back"));
                 runner.backward(journal);
+                if (addToPath != null) {
+                    addToPath.undoInstall(historyDir, id);
+                }
                 runner.deleteTree(historyDir);
                 runner.deleteTree(staging);
                 runner.finish();

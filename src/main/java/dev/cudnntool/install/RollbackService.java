@@ -26,6 +26,17 @@ public final class RollbackService {
         this.ops = ops;
     }
 
+    private dev.cudnntool.host.SearchPathStore searchPaths; // --add-to-path's store; the host's by default
+
+    public RollbackService withSearchPaths(dev.cudnntool.host.SearchPathStore store) {
+        this.searchPaths = store;
+        return this;
+    }
+
+    private dev.cudnntool.host.SearchPathStore searchPaths() {
+        return searchPaths != null ? searchPaths : dev.cudnntool.host.SearchPathStores.forHost(host);
+    }
+
     /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String id, String date, String version, String archive, String state, boolean newest,
@@ -166,10 +177,12 @@ public final class RollbackService {
         toolDirs.add(trash.getParent());
         jops.add(Journal.Op.move(historyDir.toString(), trash.toString()));
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
+        Finding pathUndo = SearchPathChange.undo(host, searchPaths(), historyDir, rec.id(), dryRun); // --add-to-path
+        List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo);
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
                     + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(), jops,
-                    kept, List.of(), List.of());
+                    kept, pathFindings, List.of());
         }
         Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", java.time.Instant.now().toString(),
                 t.root().toString(), jops, rec.id(), false);
@@ -186,7 +199,7 @@ public final class RollbackService {
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
                 + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
-                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, List.of(), createdRoots);
+                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, pathFindings, createdRoots);
     }
 
     private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,
@@ -224,6 +237,7 @@ public final class RollbackService {
             if (install) {
                 runner.write(j.withState("rolling-back"));
                 runner.backward(j);
+                SearchPathChange.undoRecorded(host, searchPaths(), History.dir(state).resolve(j.id()), j.id()); // --add-to-path
                 runner.deleteTree(History.dir(state).resolve(j.id()));
                 runner.deleteTree(state.resolve("staging-" + j.id()));
             } else {

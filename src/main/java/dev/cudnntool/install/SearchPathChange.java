@@ -1,0 +1,195 @@
+package dev.cudnntool.install;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.SearchPathEntries;
+import dev.cudnntool.host.SearchPathStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * {@code install --add-to-path}: puts the runtime folder on the persistent search path (the
+ * user's or machine's PATH in the registry; an ld.so.conf.d file on Linux) as a step of the
+ * install. The value as it was is written to the install's history folder BEFORE the change
+ * ({@value #FILE}), so an automatic undo, a resumed undo or a rollback restores it byte for
+ * byte; if the user changed the value since, only the entry added here is taken out.
+ */
+public final class SearchPathChange {
+    public static final String FILE = "search-path.json";
+
+    /** What {@value #FILE} holds; {@code before} null when there was no value (or no file). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Recorded(String scope, String location, String entry, SearchPathStore.Raw before,
+                           SearchPathStore.Raw after) {
+    }
+
+    private final Host host;
+    private final SearchPathStore store;
+    private final SearchPathStore.Scope scope;
+
+    public SearchPathChange(Host host, SearchPathStore store, SearchPathStore.Scope scope) {
+        this.host = host;
+        this.store = store;
+        this.scope = scope;
+    }
+
+    private String scopeWords() {
+        return host.windows() ? "the " + scope.label() + " PATH" : "the loader's search path";
+    }
+
+    /** True when the folder is on the persistent search path already: nothing to add. */
+    public boolean alreadyThere(Path runtimeDir) {
+        String dir = runtimeDir.toString();
+        return store.persistentEntries().stream()
+                .anyMatch(e -> host.windows() ? SearchPathEntries.sameWindowsDir(e, dir) : e.equals(dir));
+    }
+
+    /** Before anything changes: exit 5 when this run may not write where the entry goes. */
+    public void checkAllowed(Path runtimeDir) {
+        if (alreadyThere(runtimeDir)) {
+            return;
+        }
+        String why = store.cannotWrite(scope);
+        if (why != null) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "--add-to-path: " + why + "; nothing was changed",
+                    host.windows() ? (scope == SearchPathStore.Scope.MACHINE
+                            ? "run from an elevated prompt (Run as administrator), or use --add-to-path for the user PATH"
+                            : "check the registry key HKCU\\Environment is writable")
+                            : "run the install as root (sudo), or leave out --add-to-path and add to your shell profile: "
+                            + "export LD_LIBRARY_PATH=" + runtimeDir + ":$LD_LIBRARY_PATH");
+        }
+    }
+
+    /** The dry run's line: what the real run would do. */
+    public Finding preview(Path runtimeDir, String installId) {
+        if (alreadyThere(runtimeDir)) {
+            return Finding.info("install.add-to-path", runtimeDir + " is on " + scopeWords() + " already; nothing would be added");
+        }
+        return Finding.info("install.add-to-path", "would add " + runtimeDir + " to " + scopeWords() + " ("
+                + store.location(scope, installId) + ")" + (host.windows() ? "" : " and run ldconfig"));
+    }
+
+    /** After the files are in place: records the value as it is in {@code historyDir}, then changes it. */
+    public Finding apply(Path historyDir, String installId, Path runtimeDir) throws IOException {
+        if (alreadyThere(runtimeDir)) {
+            return Finding.info("install.add-to-path", runtimeDir + " is on " + scopeWords() + " already; nothing was added");
+        }
+        String dir = runtimeDir.toString();
+        SearchPathStore.Raw before = store.read(scope, installId);
+        SearchPathStore.Raw after = host.windows() ? SearchPathEntries.windowsWith(before, dir) : SearchPathEntries.confFile(dir);
+        Recorded rec = new Recorded(scope.label(), store.location(scope, installId), dir, before, after);
+        Path file = historyDir.resolve(FILE);
+        Path tmp = historyDir.resolve(FILE + ".tmp");
+        Files.write(tmp, JournalRunner.JSON.writeValueAsBytes(rec));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        store.write(scope, installId, after);
+        String told = announce();
+        return Finding.info("install.add-to-path", "added " + dir + " to " + scopeWords() + " (" + rec.location() + ")"
+                + (host.windows() ? "; new terminals see it" : "; ldconfig was run") + told);
+    }
+
+    private String announce() {
+        try {
+            store.announce();
+            return "";
+        } catch (IOException | RuntimeException e) {
+            return " (but telling the system failed: " + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Undoes what {@code historyDir} records, if anything: the old value back byte for byte, or,
+     * when the value was changed since, only the entry added. Null when nothing was recorded.
+     */
+    public static Finding undo(Host host, SearchPathStore store, Path historyDir, String installId, boolean dryRun) {
+        Path file = historyDir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        Recorded rec;
+        try {
+            rec = JournalRunner.JSON.readValue(Files.readAllBytes(file), Recorded.class);
+        } catch (IOException e) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot read " + file + ": " + e.getMessage()
+                    + "; nothing was changed", "check the file; it records the search-path change of install " + installId);
+        }
+        SearchPathStore.Scope scope = SearchPathStore.Scope.valueOf(rec.scope().toUpperCase(java.util.Locale.ROOT));
+        try {
+            SearchPathStore.Raw now = store.read(scope, installId);
+            SearchPathStore.Raw restore;
+            String said;
+            String would;
+            if (!host.windows()) {
+                restore = null;
+                said = now == null ? null : "removed " + rec.location() + " and ran ldconfig";
+                would = "would remove " + rec.location() + " and run ldconfig";
+            } else if (java.util.Objects.equals(now, rec.after())) {
+                restore = rec.before();
+                said = "restored " + rec.location() + " exactly as it was before the install";
+                would = "would restore " + rec.location() + " exactly as it was before the install";
+            } else if (now != null && SearchPathEntries.windowsContains(now, rec.entry())) {
+                restore = SearchPathEntries.windowsWithout(now, rec.entry());
+                said = rec.location() + " was changed since the install: only the entry it added (" + rec.entry()
+                        + ") was removed, the rest was kept";
+                would = rec.location() + " was changed since the install: would remove only the entry it added ("
+                        + rec.entry() + ") and keep the rest";
+            } else {
+                restore = now;
+                said = null;
+                would = null;
+            }
+            if (said == null) {
+                return Finding.info("rollback.search-path", rec.entry() + " is no longer in " + rec.location() + "; nothing to undo there");
+            }
+            if (dryRun) {
+                return Finding.info("rollback.search-path", would);
+            }
+            String why = store.cannotWrite(scope);
+            if (why != null) {
+                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path: " + why + "; nothing was changed",
+                        host.windows() ? "run from an elevated prompt (Run as administrator)" : "run cudnn-rollback as root (sudo)");
+            }
+            store.write(scope, installId, restore);
+            try {
+                store.announce();
+            } catch (IOException | RuntimeException e) {
+                said += " (but telling the system failed: " + e.getMessage() + ")";
+            }
+            return Finding.info("rollback.search-path", said);
+        } catch (IOException e) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path in " + rec.location() + " failed: "
+                    + e.getMessage(), "fix the cause and run cudnn-rollback again");
+        }
+    }
+
+    /** The dry run: the line saying what would happen; the reason the real run would stop (exit 5), or null. */
+    public String dryRun(java.util.List<Finding> findings, Path runtimeDir) {
+        findings.add(preview(runtimeDir, "<install id>"));
+        try {
+            checkAllowed(runtimeDir);
+            return null;
+        } catch (ToolException e) {
+            findings.add(Finding.error("install.target-not-writable", e.getMessage(), e.fix()));
+            return e.getMessage();
+        }
+    }
+
+    /** The automatic undo of a failed install (or of a killed one, resumed by rollback). */
+    public void undoInstall(Path historyDir, String installId) throws IOException {
+        undoRecorded(host, store, historyDir, installId);
+    }
+
+    /** As {@link #undo}, for callers that report failures as I/O errors. */
+    public static void undoRecorded(Host host, SearchPathStore store, Path historyDir, String installId) throws IOException {
+        try {
+            undo(host, store, historyDir, installId, false);
+        } catch (ToolException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cudnntool.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** install --add-to-path as a user types it: the option's forms, the dry run's line, a bad value. */
+class AddToPathCliTest {
+
+    static JsonNode finding(JsonNode doc, String id) {
+        for (JsonNode f : doc.get("findings")) {
+            if (f.get("id").asText().equals(id)) {
+                return f;
+            }
+        }
+        throw new AssertionError(id + " not in " + doc.get("findings"));
+    }
+
+    @Test
+    void linuxDryRunNamesTheConfFileAndChangesNothing() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+                "--add-to-path", "--dry-run", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        String msg = finding(r.json(), "install.add-to-path").get("message").asText();
+        assertTrue(msg.startsWith("would add /opt/cudnn/lib to the loader's search path (/etc/ld.so.conf.d/cudnn-tool-"), msg);
+        assertFalse(Files.exists(host.path("/etc/ld.so.conf.d")));
+    }
+
+    @Test
+    void linuxInstallWritesTheConfFileAndRunsLdconfig() throws Exception {
+        FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), runner);
+        Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+                "--add-to-path=machine", "--no-probe", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        String id = r.json().get("installId").asText();
+        assertEquals("/opt/cudnn/lib\n", Files.readString(host.path("/etc/ld.so.conf.d/cudnn-tool-" + id + ".conf")));
+        CliTest.Run back = CliTest.run(host, "rollback", "--prefix", "/opt/cudnn");
+        assertEquals(0, back.exit(), back.out() + back.err());
+        assertTrue(back.out().contains("search path: removed /etc/ld.so.conf.d/cudnn-tool-" + id + ".conf and ran ldconfig"), back.out());
+        assertFalse(Files.exists(host.path("/etc/ld.so.conf.d/cudnn-tool-" + id + ".conf")));
+    }
+
+    @Test
+    void anUnknownScopeIsAUsageError() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+                "--add-to-path=system", "--dry-run");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().startsWith("install: error: --add-to-path=system is not a search path; fix:"), r.err());
+    }
+
+    @Test
+    void aDryRunThatWouldStopForWantOfRightsExitsFiveAndSaysWhy() throws Exception {
+        Host host = CliTest.windowsMachine(); // a test's file system: no registry that could be written
+        Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "C:\\cudnn",
+                "--add-to-path", "--dry-run", "--json");
+        assertEquals(5, r.exit(), r.out() + r.err());
+        assertEquals(5, r.json().get("exitCode").asInt());
+        assertTrue(finding(r.json(), "install.add-to-path").get("message").asText().startsWith("would add C:\\cudnn\\bin to the user PATH"));
+        assertTrue(finding(r.json(), "install.target-not-writable").get("message").asText().contains("--add-to-path"));
+    }
+}
