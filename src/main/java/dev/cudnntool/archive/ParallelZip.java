@@ -100,8 +100,27 @@ final class ParallelZip {
             throw ArchiveInspector.corrupt(name, walk.current, e);
         } finally {
             if (pool != null) {
-                pool.shutdownNow();
+                stop(pool);
             }
+        }
+    }
+
+    /**
+     * Stops the other entries and waits until no thread writes any more: the caller removes the
+     * staging folder next, and a file still being written into it would outlive that removal.
+     */
+    private static void stop(ExecutorService pool) {
+        pool.shutdownNow();
+        boolean interrupted = false;
+        try {
+            while (!pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                // an entry is still being written (a slow disk): keep waiting, it ends by itself
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -182,7 +201,7 @@ final class ParallelZip {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         } catch (ExecutionException e) {
-            pool.shutdownNow();
+            pool.shutdownNow(); // the others stop at their next read; read() waits for them in its finally
             Throwable c = e.getCause();
             if (c instanceof ToolException t) {
                 throw t;
