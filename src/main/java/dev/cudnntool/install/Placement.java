@@ -96,6 +96,11 @@ public final class Placement {
                         "use the archive exactly as NVIDIA published it");
             }
             checkDestination(t, n, item, dest.get());
+            if (Files.isDirectory(dest.get(), LinkOption.NOFOLLOW_LINKS)) {
+                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot install " + item.relPath() + ": "
+                        + dest.get() + " is a folder where that cuDNN file belongs; nothing was changed",
+                        "move the folder " + dest.get() + " somewhere else (it is not cuDNN's), then install again");
+            }
             PlanStep.Action action = actionFor(dest.get(), item);
             PlanStep step = new PlanStep(item.relPath(), dest.get().toString(), action, item, dest.get());
             byDest.put(key, step);

@@ -114,6 +114,22 @@ class InstallHardeningTest {
     }
 
     @Test
+    void aFolderWhereACudnnFileGoesIsNamedAndNothingChanges() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.linuxHost(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path folder = Files.createDirectories(tk.resolve("include/cudnn_ops_infer.h"));
+            Map<String, String> before = TreeSnapshot.of(tk);
+            ToolException e = assertThrows(ToolException.class, () -> InstallServiceTest.install(host, new NioFileOps(),
+                    ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads)));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains("include/cudnn_ops_infer.h is a folder"), e.getMessage());
+            assertTrue(Files.isDirectory(folder));
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    @Test
     void linkLeavingDestinationAfterFlatteningIsRefused() throws Exception {
         // The reader refuses such links already; the plan checks again where the loader will follow them.
         try (FileSystem fs = TestHosts.unixFs()) {
