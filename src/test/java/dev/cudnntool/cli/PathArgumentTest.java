@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.util.Map;
@@ -15,8 +16,11 @@ class PathArgumentTest {
     static final String ARCHIVE = "/home/me/cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz";
 
     @Test
-    void aPathThatLostBytesInDecodingIsRefusedWithExit2() {
+    void aPathThatLostBytesInDecodingIsRefusedWithExit2() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        // The archive exists: without the check, the first run would install into "/opt/caf\uFFFD".
+        ArchiveFixture.linux("8.9.5.30", "12").writeAs(host.path(ARCHIVE));
+        java.nio.file.Files.createDirectories(host.path("/opt"));
         // "caf\xe9" in Latin-1 under a UTF-8 locale: the JVM hands the program "caf\uFFFD".
         String[][] runs = {
                 {"install", "--archive", ARCHIVE, "--prefix", "/opt/caf\uFFFD", "--dry-run"},
