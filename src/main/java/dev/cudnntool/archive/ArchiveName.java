@@ -33,12 +33,12 @@ public record ArchiveName(
             + " cudnn-<CUDA M.m>-<os>-x64-v<M.m.p.b>.<zip|tgz> (e.g. cudnn-11.2-windows-x64-v8.1.1.33.zip)";
 
     private static final Pattern MODERN = Pattern.compile(
-            "cudnn-(windows-x86_64|linux-x86_64|linux-sbsa|linux-aarch64|linux-ppc64le)-(\\d+\\.\\d+\\.\\d+\\.\\d+)_cuda(\\d+)(?:\\.(\\d+))?-archive");
+            "cudnn-(windows-x86_64|linux-x86_64|linux-sbsa|linux-aarch64|linux-ppc64le)-(\\d{1,6}\\.\\d{1,6}\\.\\d{1,6}\\.\\d{1,6})_cuda(\\d{1,6})(?:\\.(\\d{1,6}))?-archive");
     /** The spelling from a popular blog post: dashes instead of "x86_64" and "_cuda". */
     private static final Pattern TYPO = Pattern.compile(
-            "cudnn-(windows|linux)-x86-64-(\\d+\\.\\d+\\.\\d+\\.\\d+)-cuda(\\d+)(?:\\.(\\d+))?-archive");
+            "cudnn-(windows|linux)-x86-64-(\\d{1,6}\\.\\d{1,6}\\.\\d{1,6}\\.\\d{1,6})-cuda(\\d{1,6})(?:\\.(\\d{1,6}))?-archive");
     private static final Pattern LEGACY = Pattern.compile(
-            "cudnn-(\\d+)\\.(\\d+)-(linux|windows|windows7|windows10)-(x64|ppc64le|aarch64sbsa)-v(\\d+\\.\\d+\\.\\d+\\.\\d+)");
+            "cudnn-(\\d{1,6})\\.(\\d{1,6})-(linux|windows|windows7|windows10)-(x64|ppc64le|aarch64sbsa)-v(\\d{1,6}\\.\\d{1,6}\\.\\d{1,6}\\.\\d{1,6})");
     private static final Pattern BROWSER_COPY = Pattern.compile("(.*?) ?\\(\\d+\\)");
 
     public ArchiveName {

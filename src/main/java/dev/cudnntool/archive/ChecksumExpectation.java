@@ -1,5 +1,7 @@
 package dev.cudnntool.archive;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.ExitCode;
@@ -112,9 +114,19 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(Files.readAllBytes(manifest));
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw new ToolException(ExitCode.USAGE, "manifest " + manifest + " is not valid JSON"
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": "
+                    + EntrySafety.printable(oneLine(e.getOriginalMessage())),
+                    "pass NVIDIA's redistrib_<version>.json for this release, as downloaded", e);
         } catch (IOException e) {
-            throw new ToolException(ExitCode.USAGE, "cannot read manifest " + manifest + ": " + e.getMessage(),
+            throw new ToolException(ExitCode.USAGE, "cannot read manifest " + manifest + " (" + reason(e) + ")",
                     "pass NVIDIA's redistrib_<version>.json for this release", e);
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new ToolException(ExitCode.USAGE, "manifest " + manifest + " is empty",
+                    "pass NVIDIA's redistrib_<version>.json for this release, as downloaded");
         }
         List<JsonNode> candidates = new ArrayList<>();
         collect(root, candidates);
@@ -122,17 +134,57 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
         for (JsonNode c : candidates) {
             String rel = c.get("relative_path").asText();
             String file = rel.substring(rel.lastIndexOf('/') + 1);
-            names.add(file);
+            names.add(EntrySafety.printable(file));
             if (file.equals(archiveFileName) && c.hasNonNull("sha256")) {
-                Long size = c.hasNonNull("size") ? Long.valueOf(c.get("size").asText()) : null;
-                return new ChecksumExpectation(c.get("sha256").asText().toLowerCase(Locale.ROOT), size,
-                        manifest.getFileName().toString());
+                String sha = c.get("sha256").asText().trim();
+                if (!HEX64.matcher(sha).matches()) {
+                    throw bad(manifest, archiveFileName, "its sha256 '" + EntrySafety.printable(sha)
+                            + "' is not 64 hexadecimal digits");
+                }
+                Long size = null;
+                if (c.hasNonNull("size")) {
+                    String text = c.get("size").asText().trim();
+                    if (!text.matches("\\d{1,18}")) {
+                        throw bad(manifest, archiveFileName, "its size '" + EntrySafety.printable(text) + "' is not a number of bytes");
+                    }
+                    size = Long.valueOf(text);
+                }
+                return new ChecksumExpectation(sha.toLowerCase(Locale.ROOT), size, manifest.getFileName().toString());
             }
         }
         throw new ToolException(ExitCode.USAGE,
                 "manifest " + manifest.getFileName() + " has no entry for " + archiveFileName
                         + (names.isEmpty() ? "" : " (it lists " + String.join(", ", names) + ")"),
                 "pass the redistrib_<version>.json of the same release as the archive");
+    }
+
+    private static ToolException bad(Path manifest, String archiveFileName, String why) {
+        return new ToolException(ExitCode.USAGE, "manifest " + manifest + " has an entry for " + archiveFileName
+                + " but " + why, "pass NVIDIA's redistrib_<version>.json for this release, as downloaded");
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return EntrySafety.printable(f.getReason());
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : EntrySafety.printable(oneLine(e.getMessage()));
+    }
+
+    private static String oneLine(String m) {
+        if (m == null) {
+            return "unreadable JSON";
+        }
+        // Jackson names its input source (" at [Source: ...; line: 1, column: 11]"): the line and column are said once already
+        return m.replaceAll("\\s*\\((?:start marker )?at \\[Source:[^\\]]*\\]\\)", "")
+                .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "")
+                .replaceAll(":\\s*was expecting \\([^)]*\\)", "") // lists JSON's literals, 'null' among them
+                .replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ').trim();
     }
 
     private static void collect(JsonNode node, List<JsonNode> out) {

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /** Reads CUDNN_MAJOR, CUDNN_MINOR and CUDNN_PATCHLEVEL from cudnn_version.h (8+) or cudnn.h (7). */
 public final class HeaderVersion {
-    private static final Pattern DEFINE = Pattern.compile("^\\s*#\\s*define\\s+CUDNN_(MAJOR|MINOR|PATCHLEVEL)\\s+(\\d+)\\b",
+    private static final Pattern DEFINE = Pattern.compile("^\\s*#\\s*define\\s+CUDNN_(MAJOR|MINOR|PATCHLEVEL)\\s+(\\d{1,6})\\b",
             Pattern.MULTILINE);
 
     private HeaderVersion() {

@@ -8,17 +8,19 @@ import java.util.regex.Pattern;
 /**
  * A cuDNN library file name taken apart: {@code cudnn_ops_infer64_8.dll} is base
  * {@code cudnn_ops_infer}, major 8; {@code libcudnn.so.8.9.5} is base {@code cudnn}, major 8,
- * version 8.9.5; {@code libcudnn.so} has no major (the development link).
+ * version 8.9.5; {@code libcudnn.so} has no major (the development link). Numbers have at most six
+ * digits, so no name (from an archive or already on disk) can make parsing overflow: a longer one
+ * is simply not a cuDNN library name.
  *
  * @param version the full M.m.p where the name carries it (Linux real files), else null
  */
 public record LibraryName(String fileName, String base, Integer major, CudnnVersion version, Kind kind) {
     public enum Kind { WINDOWS_DLL, LINUX_SHARED, IMPORT_LIBRARY, STATIC_LIBRARY }
 
-    private static final Pattern DLL = Pattern.compile("(cudnn(?:_[a-z0-9_]+?)?)64_(\\d+)\\.dll");
-    private static final Pattern SO = Pattern.compile("lib(cudnn(?:_[a-z0-9_]+)?)\\.so(?:\\.(\\d+)(?:\\.(\\d+)\\.(\\d+))?)?");
-    private static final Pattern LIB = Pattern.compile("(cudnn(?:_[a-z0-9_]+?)?)(?:64_(\\d+))?\\.lib");
-    private static final Pattern STATIC = Pattern.compile("lib(cudnn(?:_[a-z0-9_]+?)?)(?:_static)(?:_v(\\d+))?\\.a");
+    private static final Pattern DLL = Pattern.compile("(cudnn(?:_[a-z0-9_]+?)?)64_(\\d{1,6})\\.dll");
+    private static final Pattern SO = Pattern.compile("lib(cudnn(?:_[a-z0-9_]+)?)\\.so(?:\\.(\\d{1,6})(?:\\.(\\d{1,6})\\.(\\d{1,6}))?)?");
+    private static final Pattern LIB = Pattern.compile("(cudnn(?:_[a-z0-9_]+?)?)(?:64_(\\d{1,6}))?\\.lib");
+    private static final Pattern STATIC = Pattern.compile("lib(cudnn(?:_[a-z0-9_]+?)?)(?:_static)(?:_v(\\d{1,6}))?\\.a");
 
     public static Optional<LibraryName> parse(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);

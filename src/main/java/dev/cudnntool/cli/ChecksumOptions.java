@@ -26,7 +26,7 @@ public class ChecksumOptions {
             return ChecksumExpectation.ofHex(sha256);
         }
         if (manifest != null) {
-            return ChecksumExpectation.fromManifest(host.path(manifest), name.canonicalName());
+            return ChecksumExpectation.fromManifest(PathArgument.of(host, "--manifest", manifest), name.canonicalName());
         }
         return catalogue.expectation(name);
     }

@@ -33,7 +33,7 @@ public class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path archive = ctx.host().path(file);
+        Path archive = PathArgument.file(ctx.host(), "FILE", file);
         ArchiveName name = ArchiveName.parse(archive.getFileName().toString());
         if (!Files.isRegularFile(archive)) {
             throw new ToolException(ExitCode.USAGE, "archive " + archive + " does not exist or is not a file",

@@ -59,7 +59,7 @@ public class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path file = ctx.host().path(archive);
+        Path file = PathArgument.file(ctx.host(), "--archive", archive);
         ArchiveName name = ArchiveName.parse(file.getFileName().toString());
         InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()), target.cudaPath(ctx.host()),
                 target.prefix(ctx.host()), force, dryRun, !noProbe);

@@ -18,12 +18,12 @@ public class TargetOptions {
 
     Path cudaPath(Host host) {
         check();
-        return cudaPath == null ? null : host.path(cudaPath).toAbsolutePath().normalize();
+        return cudaPath == null ? null : PathArgument.of(host, "--cuda-path", cudaPath).toAbsolutePath().normalize();
     }
 
     Path prefix(Host host) {
         check();
-        return prefix == null ? null : host.path(prefix).toAbsolutePath().normalize();
+        return prefix == null ? null : PathArgument.of(host, "--prefix", prefix).toAbsolutePath().normalize();
     }
 
     private void check() {

@@ -232,7 +232,13 @@ public final class InstallService {
                 return new InstallOutcome(ExitCode.ARCHIVE_REJECTED,
                         "not installed: " + firstError(report.findings(), "the archive is not usable"), report, pf, null, null, findings);
             }
-            InstallPlan plan = Placement.plan(t, report);
+            InstallPlan plan;
+            try {
+                plan = Placement.plan(t, report);
+            } catch (ToolException e) {
+                cleanupStaging(); // refused where the files would land (exit 3): nothing may stay behind
+                throw e;
+            }
             findings.addAll(plan.findings());
             if (AlreadyInstalled.nothingToDo(plan)) { // idempotent: no commit, no record; the check still runs
                 cleanupStaging();

@@ -8,7 +8,9 @@ import dev.cudnntool.archive.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryType;
 import dev.cudnntool.archive.Hex;
-import dev.cudnntool.archive.LibraryName;
+import dev.cudnntool.archive.CudnnFiles;
+import dev.cudnntool.archive.EntryRole;
+import dev.cudnntool.archive.EntrySafety;
 import dev.cudnntool.archive.OsFamily;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,8 +38,8 @@ public final class Placement {
 
     /** The destination of one archive file, or empty when it is not installed (licence, folders). */
     public static Optional<Path> destination(InstallTarget t, ArchiveName n, ArchiveItem item) {
-        if (item.type() == EntryType.DIRECTORY) {
-            return Optional.empty();
+        if (item.type() == EntryType.DIRECTORY || item.role() == EntryRole.OTHER) {
+            return Optional.empty(); // folders are never installed; foreign files refuse the archive
         }
         String[] rel = item.relPath().split("/");
         if (t.kind() == InstallTarget.Kind.PREFIX) {
@@ -67,6 +69,16 @@ public final class Placement {
         }
     }
 
+    /**
+     * Whether a file in a target may be touched by the tool at all (installed over, moved aside,
+     * removed): only cuDNN's own files are (see {@link CudnnFiles#isCudnnFile}); a toolkit file such
+     * as {@code cuda.h} or {@code libcudart.so.12} never is. The single predicate for plan code.
+     */
+    public static boolean isCudnnFile(Path file) {
+        Path name = file.getFileName();
+        return name != null && CudnnFiles.isCudnnFile(name.toString());
+    }
+
     public static InstallPlan plan(InstallTarget t, ArchiveReport report) {
         ArchiveName n = report.name();
         List<PlanStep> steps = new ArrayList<>();
@@ -83,14 +95,21 @@ public final class Placement {
                         + dest.get() + " (" + byDest.get(key).source() + " and " + item.relPath() + ")",
                         "use the archive exactly as NVIDIA published it");
             }
+            checkDestination(t, n, item, dest.get());
+            if (Files.isDirectory(dest.get(), LinkOption.NOFOLLOW_LINKS)) {
+                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot install " + item.relPath() + ": "
+                        + dest.get() + " is a folder where that cuDNN file belongs; nothing was changed",
+                        "move the folder " + dest.get() + " somewhere else (it is not cuDNN's), then install again");
+            }
             PlanStep.Action action = actionFor(dest.get(), item);
             PlanStep step = new PlanStep(item.relPath(), dest.get().toString(), action, item, dest.get());
             byDest.put(key, step);
             steps.add(step);
-            if (item.role() != dev.cudnntool.archive.EntryRole.LICENSE) {
+            if (item.role() != EntryRole.LICENSE) {
                 dirs.add(dest.get().getParent());
             }
         }
+        checkLinksLand(n, steps, byDest);
         List<Finding> findings = new ArrayList<>();
         Set<String> otherMajors = new TreeSet<>();
         for (Path dir : dirs) {
@@ -100,6 +119,9 @@ public final class Placement {
                     continue;
                 }
                 String name = existing.getFileName().toString();
+                if (!isCudnnFile(existing)) {
+                    continue; // the toolkit's own files are never moved, replaced or removed
+                }
                 Optional<Integer> owned = ownedMajor(name);
                 if (owned.isEmpty()) {
                     continue;
@@ -124,15 +146,58 @@ public final class Placement {
      * without one (headers, libcudnn.so, cudnn.lib), which always belong to the release installed.
      */
     static Optional<Integer> ownedMajor(String fileName) {
-        String lower = fileName.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("cudnn") && lower.endsWith(".h")) {
-            return Optional.of(-1);
+        return CudnnFiles.ownedMajor(fileName);
+    }
+
+    /**
+     * A destination is one of cuDNN's file names (the licence only in a --prefix folder) and a
+     * path the target's file system can hold; anything else means the archive is not NVIDIA's.
+     */
+    private static void checkDestination(InstallTarget t, ArchiveName n, ArchiveItem item, Path dest) {
+        boolean licenceInPrefix = item.role() == EntryRole.LICENSE && t.kind() == InstallTarget.Kind.PREFIX;
+        if (!licenceInPrefix && !isCudnnFile(dest)) {
+            throw refused(n, item, "it would be installed as " + dest + ", which is not one of cuDNN's files");
         }
-        Optional<LibraryName> l = LibraryName.parse(fileName);
-        if (l.isEmpty()) {
-            return Optional.empty();
+        int bytes = EntrySafety.utf8Length(dest.toString());
+        if (bytes >= EntrySafety.MAX_PATH_BYTES) {
+            throw refused(n, item, "installed it would be a path of " + bytes + " bytes, more than the file system holds");
         }
-        return Optional.of(l.get().major() == null ? -1 : l.get().major());
+    }
+
+    /**
+     * Links are judged where they land: resolved against its installed location (after lib/**
+     * was flattened into lib64), a link must name a file of this same install in the same folder,
+     * directly or through more such links. The archive reader checked this in the archive's
+     * folders; this checks it again in the target's, which is what the loader will follow.
+     */
+    private static void checkLinksLand(ArchiveName n, List<PlanStep> steps, Map<String, PlanStep> byDest) {
+        for (PlanStep s : steps) {
+            if (s.item() == null || s.item().type() != EntryType.SYMLINK) {
+                continue;
+            }
+            Set<String> seen = new java.util.HashSet<>();
+            PlanStep at = s;
+            while (at.item().type() == EntryType.SYMLINK) {
+                Path folder = at.target().getParent();
+                Path lands = folder.resolve(at.item().linkTarget()).normalize();
+                String key = lands.toString().toLowerCase(Locale.ROOT);
+                PlanStep next = byDest.get(key);
+                if (!folder.equals(lands.getParent()) || next == null) {
+                    throw refused(n, s.item(), "installed as " + s.target() + " it would point at " + lands
+                            + ", which is not a file of this install in the same folder");
+                }
+                if (!seen.add(key)) {
+                    throw refused(n, s.item(), "its chain of links loops once installed");
+                }
+                at = next;
+            }
+        }
+    }
+
+    private static ToolException refused(ArchiveName n, ArchiveItem item, String why) {
+        return new ToolException(ExitCode.ARCHIVE_REJECTED, "archive " + n.fileName() + ": entry '"
+                + EntrySafety.printable(item.relPath()) + "' is refused: " + why + "; nothing was installed",
+                "use the archive exactly as downloaded from NVIDIA's cuDNN archive page");
     }
 
     private static PlanStep.Action actionFor(Path dest, ArchiveItem item) {

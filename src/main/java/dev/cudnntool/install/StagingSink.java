@@ -1,6 +1,8 @@
 package dev.cudnntool.install;
 
 import dev.cudnntool.archive.ArchiveItem;
+import dev.cudnntool.archive.EntryRole;
+import dev.cudnntool.archive.EntrySafety;
 import dev.cudnntool.archive.EntrySink;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,8 +16,16 @@ import java.nio.file.Path;
  * so commit is a rename). Safe for the parallel zip reader: folders are created under a lock,
  * each thread copies through its own buffer. Content is streamed with a large buffer and hashed by the inspector
  * on the way through: staged files are never read a second time.
+ *
+ * <p>Modes are the tool's, never the archive's: 0755 for shared libraries and DLLs, 0644 for
+ * everything else, so no group or other write bit and no set-id bit ever reaches the target.
+ * Folder entries create nothing (files create the folders they need), and a path longer than the
+ * target's file system can hold is refused as an unsafe entry (exit 3) before it is written.
  */
 final class StagingSink implements EntrySink {
+    static final int LIBRARY_MODE = 0755;
+    static final int FILE_MODE = 0644;
+
     private static final int BUFFER = 1 << 20;
     private final Path root;
     private final FileOps ops;
@@ -31,6 +41,21 @@ final class StagingSink implements EntrySink {
         return resolve(item.relPath());
     }
 
+    /** The mode an installed file gets, whatever the archive says. */
+    static int modeFor(ArchiveItem item) {
+        return item.role() == EntryRole.RUNTIME_LIBRARY ? LIBRARY_MODE : FILE_MODE;
+    }
+
+    private Path checkedPath(ArchiveItem item) {
+        Path p = staged(item);
+        int bytes = EntrySafety.utf8Length(p.toString());
+        if (bytes >= EntrySafety.MAX_PATH_BYTES) {
+            throw EntrySafety.unsafe(item.path(), "unpacked it would be a path of " + bytes
+                    + " bytes, more than the target's file system can hold");
+        }
+        return p;
+    }
+
     private Path resolve(String rel) {
         Path p = root;
         for (String s : rel.split("/")) {
@@ -40,13 +65,13 @@ final class StagingSink implements EntrySink {
     }
 
     @Override
-    public void directory(ArchiveItem item) throws IOException {
-        mkdirs(staged(item));
+    public void directory(ArchiveItem item) {
+        // nothing: folders are never installed, and each file creates the folders it needs
     }
 
     @Override
     public void file(ArchiveItem item, InputStream content) throws IOException {
-        Path p = staged(item);
+        Path p = checkedPath(item);
         mkdirs(p.getParent());
         byte[] buf = buffer.get();
         try (OutputStream out = ops.newFile(p)) {
@@ -55,24 +80,24 @@ final class StagingSink implements EntrySink {
                 out.write(buf, 0, n);
             }
         }
-        ops.setMode(p, item.mode());
+        ops.setMode(p, modeFor(item));
     }
 
     @Override
     public void symlink(ArchiveItem item) throws IOException {
-        Path p = staged(item);
+        Path p = checkedPath(item);
         mkdirs(p.getParent());
         ops.createSymbolicLink(p, item.linkTarget());
     }
 
     @Override
     public void hardlink(ArchiveItem item) throws IOException {
-        Path p = staged(item);
+        Path p = checkedPath(item);
         mkdirs(p.getParent());
         try (InputStream in = Files.newInputStream(resolve(item.linkTarget())); OutputStream out = ops.newFile(p)) {
             in.transferTo(out);
         }
-        ops.setMode(p, item.mode());
+        ops.setMode(p, modeFor(item));
     }
 
     private synchronized void mkdirs(Path dir) throws IOException {
