@@ -104,8 +104,9 @@ public final class RollbackService {
         } finally {
             if (lock != null) {
                 lock.release(false);
-                removeStateDirIfEmpty(state);
                 if (outcome != null && outcome.exit() == ExitCode.OK) {
+                    removeStateDirIfEmpty(state); // only a rollback that did something tidies up
+
                     // The install created this --prefix folder (and maybe its parents): they go too, if empty.
                     for (String d : outcome.createdRoots()) {
                         try {

@@ -264,6 +264,9 @@ public final class StatePaths {
     }
 
     static String printable(String s) {
+        if (s == null) {
+            return "(missing)";
+        }
         StringBuilder b = new StringBuilder();
         for (char c : s.toCharArray()) {
             b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
