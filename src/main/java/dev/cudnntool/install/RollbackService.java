@@ -128,6 +128,8 @@ public final class RollbackService {
         StatePaths sp = reader.paths();
         JournalRunner runner = new JournalRunner(ops, sp);
         StateReader.Pending pending = reader.journal(); // damaged: exit 8 naming the file, --repair
+        // Read and prove everything before the first change, leftovers included: exit 8 changes nothing.
+        List<InstallRecord> records = pending == null ? reader.records() : List.of();
         Path temp = StateReader.tempJournal(state);
         if (pending == null && Files.exists(temp, LinkOption.NOFOLLOW_LINKS)) {
             // A run stopped while writing its journal: it changed nothing, and the install before it
@@ -148,7 +150,6 @@ public final class RollbackService {
         if (pending != null) {
             return resume(t, runner, pending, dryRun);
         }
-        List<InstallRecord> records = reader.records(); // damaged: exit 8 naming the record, --repair
         if (records.isEmpty()) {
             return nothing("nothing to roll back: no install recorded in " + t.root());
         }

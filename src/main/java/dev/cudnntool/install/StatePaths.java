@@ -186,6 +186,27 @@ public final class StatePaths {
         return confined(stored, file, "created folder", Area.TARGET, null, repair);
     }
 
+    /** Whether a path lies in the tool's own folder, as written or once links are followed. */
+    boolean inToolFolder(Path p) {
+        if (p.startsWith(state)) {
+            return true;
+        }
+        try {
+            return real(p).startsWith(realState());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a path, links followed, lies under one of the tool's folders. */
+    boolean realUnder(Path p, Path within) {
+        try {
+            return real(p).startsWith(realState().resolve(state.relativize(within)));
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     boolean insideTarget(Path real) {
         if (real.startsWith(realRoot())) {
             return true;

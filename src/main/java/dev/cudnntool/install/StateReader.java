@@ -161,12 +161,12 @@ final class StateReader {
             sp.confined(stored, f, field, StatePaths.Area.TARGET, null, repair); // throws, naming the problem
             return false;
         }
-        if (!p.startsWith(sp.stateDir())) {
+        if (!sp.inToolFolder(p)) {
             sp.confined(stored, f, field, StatePaths.Area.TARGET, null, repair);
             return false;
         }
         for (Path area : toolAreas) {
-            if (p.startsWith(area)) {
+            if (p.startsWith(area) || sp.inToolFolder(p) && sp.realUnder(p, area)) {
                 sp.confined(stored, f, field, StatePaths.Area.TOOL, area, repair);
                 return true;
             }

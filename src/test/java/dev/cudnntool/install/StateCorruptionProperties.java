@@ -79,7 +79,7 @@ class StateCorruptionProperties {
         }
     }
 
-    @Property(tries = 60, seed = "20261130")
+    @Property(tries = 200, seed = "20261130")
     void corruptStateNeverLeadsOutsideTheTargetNorToExit70(
             @ForAll @Size(min = 1, max = 3) List<@IntRange(min = 0, max = 999_999) Integer> corruptions,
             @ForAll @IntRange(min = 0, max = 5) int action) throws Exception {
