@@ -52,9 +52,26 @@ public final class JournalRunner {
         return stateDir.resolve("journal.log");
     }
 
+    /**
+     * The journal on disk, unproven (for a diagnosis such as cudnn-verify's); null when none. A
+     * damaged one is an IOException with a one-line message naming the file (never Jackson's
+     * location text). Anything that acts on a journal reads it through {@link StateReader}.
+     */
     public static Journal read(Path stateDir) throws IOException {
         Path f = journalFile(stateDir);
-        return Files.isRegularFile(f) ? JSON.readValue(Files.readAllBytes(f), Journal.class) : null;
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        Journal j;
+        try {
+            j = JSON.readValue(Files.readAllBytes(f), Journal.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn-rollback --repair sets it aside");
+        }
+        if (j == null || j.id() == null || j.kind() == null || j.ops() == null) {
+            throw new IOException(f + " is damaged: a field is missing; cudnn-rollback --repair sets it aside");
+        }
+        return j;
     }
 
     /**

@@ -144,10 +144,10 @@ public final class RollbackService {
                     + " nothing else was rolled back (run cudnn-rollback again to undo the newest install)", null, null,
                     List.of(), List.of(), List.of());
         }
-        if (!dryRun) {
-            Leftovers.clean(runner, ops, state, pending == null ? null : pending.journal());
-        }
         if (pending != null) {
+            if (!dryRun) {
+                Leftovers.clean(runner, ops, state, pending.journal());
+            }
             return resume(t, runner, pending, dryRun);
         }
         if (records.isEmpty()) {
@@ -226,6 +226,8 @@ public final class RollbackService {
                     + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(),
                     display(sp, jops), kept, List.of(), List.of());
         }
+        // Every check passed: this run changes the target, so it also removes what stopped runs left.
+        Leftovers.clean(runner, ops, state, null);
         Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", clock.instant().toString(),
                 t.root().toString(), jops, rec.id(), false);
         try {

@@ -51,7 +51,7 @@ public final class TargetLock implements AutoCloseable {
             } catch (IOException ignored) {
                 // nothing more to release
             }
-            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot lock " + file + ": " + e.getMessage(),
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot lock " + file + ": " + TargetChecks.describe(e),
                     "run from an elevated prompt (Windows) or with sudo (Linux), or choose a folder you can write", e);
         }
     }
