@@ -151,6 +151,7 @@ public final class InstallService {
             for (Path d : createdRoots) {
                 ops.createDirectory(d);
             }
+            new StateReader(t).checkStateFolder(); // a link there would take the lock and records elsewhere
             if (!Files.isDirectory(state)) {
                 ops.createDirectory(state);
                 stateCreated = true;

@@ -96,6 +96,7 @@ public final class RollbackService {
         if (!Files.isDirectory(state)) {
             return nothing("nothing to roll back: cudnn-tool has not installed anything in " + t.root());
         }
+        new StateReader(t).checkStateFolder(); // before the lock: never create a lock file through a link
         TargetLock lock = dryRun ? null : TargetLock.acquire(state);
         RollbackOutcome outcome = null;
         try {

@@ -64,7 +64,8 @@ final class StateReader {
         return new Pending(j, progress(j));
     }
 
-    private void checkStateFolder() {
+    /** The tool's folder must be a plain folder: a link there would lead the lock and every record elsewhere. */
+    void checkStateFolder() {
         if (sp.stateIsLink()) {
             throw new DamagedState(sp.stateDir(), "is a link; the tool's folder must be a plain folder inside the target", repair);
         }

@@ -181,4 +181,28 @@ class StatePathsTest {
             assertTrue(Files.exists(s.tk.resolve("targets/x86_64-linux/lib/libcudnn.so.8.9.5")), "8.9.5 is back");
         }
     }
+
+    @Test
+    void aToolFolderThatIsALinkIsRefusedBeforeTheLockAndRepairRenamesIt() throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            Path elsewhere = s.sentinel.resolve("state");
+            Files.move(s.state, elsewhere);
+            Files.delete(elsewhere.resolve("lock"));
+            Files.createSymbolicLink(s.state, elsewhere);
+            DamagedState e = s.refuses(s::rollback);
+            assertTrue(e.getMessage().contains(".cudnn-tool is a link"), e.getMessage());
+            s.refuses(() -> {
+                try {
+                    return s.installAgain(false);
+                } catch (java.io.IOException x) {
+                    throw new java.io.UncheckedIOException(x);
+                }
+            });
+            assertFalse(Files.exists(elsewhere.resolve("lock")), "no lock file created through the link");
+            RollbackOutcome r = s.rollbacks().repair(s.target, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertFalse(Files.isSymbolicLink(s.state));
+            assertEquals(ExitCode.OK, s.installAgain(false).exit());
+        }
+    }
 }
