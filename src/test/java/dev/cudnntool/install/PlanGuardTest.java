@@ -96,4 +96,26 @@ class PlanGuardTest {
             assertEquals(before, TreeSnapshot.of(tk));
         }
     }
+
+    @Test
+    void onWindowsALibX64FolderLinkedOutsideIsNamedAndRollsBack() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = InstallServiceTest.windowsHost(fs);
+            Path tk = fs.getPath(InstallServiceTest.WIN_TK);
+            Path shared = Files.createDirectories(fs.getPath("C:\\shared\\x64libs"));
+            Files.createSymbolicLink(tk.resolve("lib\\x64-link"), shared);
+            Files.delete(tk.resolve("lib\\x64"));
+            Files.move(tk.resolve("lib\\x64-link"), tk.resolve("lib\\x64"));
+            Map<String, String> before = TreeSnapshot.of(shared);
+            Path archive = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome o = run(host, archive, false);
+            assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+            assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")
+                    && f.message().contains("C:\\shared\\x64libs")), o.findings().toString());
+            assertTrue(Files.isRegularFile(shared.resolve("cudnn.lib")));
+            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "t"), host.os());
+            assertEquals(ExitCode.OK, InstallServiceTest.rollback(host, new NioFileOps(), t).exit());
+            assertEquals(before, TreeSnapshot.of(shared));
+        }
+    }
 }
