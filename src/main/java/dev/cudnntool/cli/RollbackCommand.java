@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "rollback", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Restores exactly what the newest install (or --id) replaced, and removes what it added.",
-                "Also completes an install or rollback that was interrupted."})
+                "Also completes an install or rollback that was interrupted; --repair sets damaged records aside."})
 public class RollbackCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -28,6 +28,11 @@ public class RollbackCommand implements Callable<Integer> {
 
     @Option(names = "--dry-run", description = "Show what would be restored; change nothing.")
     boolean dryRun;
+
+    @Option(names = "--repair", description = "Set damaged install records or a damaged journal aside (renamed into"
+            + " .cudnn-tool/quarantine, never deleted), remove leftovers of stopped runs, and say what could not be accounted"
+            + " for; the target can be installed into again.")
+    boolean repair;
 
     @Option(names = "--force", description = "Roll back although installed files were changed since (they are kept aside),"
             + " or although later installs sit on top.")
@@ -65,6 +70,13 @@ public class RollbackCommand implements Callable<Integer> {
                 Render.installs(ctx.out(), entries);
             }
             return 0;
+        }
+        if (repair) {
+            if (id != null || force) {
+                throw new dev.cudnntool.ToolException(ExitCode.USAGE, "--repair does not combine with --id or --force",
+                        "run cudnn-rollback --repair first, then the rollback you want");
+            }
+            return finish(service.repair(t, dryRun));
         }
         return finish(service.rollback(t, id, force, dryRun));
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -30,14 +29,19 @@ public final class JournalRunner {
     private static final long STEP_DELAY_MS = Long.getLong("cudnn-tool.fault.commitStepDelayMs", 0);
 
     private final FileOps ops;
-    private final FileSystem fs;
+    private final StatePaths paths;
     private final Path stateDir;
     private int inEffect;
 
-    public JournalRunner(FileOps ops, FileSystem fs, Path stateDir) {
+    /** Runs journals whose paths are stored relative to {@code paths}' target. */
+    public JournalRunner(FileOps ops, StatePaths paths) {
         this.ops = ops;
-        this.fs = fs;
-        this.stateDir = stateDir;
+        this.paths = paths;
+        this.stateDir = paths.stateDir();
+    }
+
+    private Path path(String stored) {
+        return paths.resolve(stored);
     }
 
     public static Path journalFile(Path stateDir) {
@@ -48,18 +52,54 @@ public final class JournalRunner {
         return stateDir.resolve("journal.log");
     }
 
+    /**
+     * The journal on disk, unproven (for a diagnosis such as cudnn-verify's); null when none. A
+     * damaged one is an IOException with a one-line message naming the file (never Jackson's
+     * location text). Anything that acts on a journal reads it through {@link StateReader}.
+     */
     public static Journal read(Path stateDir) throws IOException {
         Path f = journalFile(stateDir);
-        return Files.isRegularFile(f) ? JSON.readValue(Files.readAllBytes(f), Journal.class) : null;
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        Journal j;
+        try {
+            j = JSON.readValue(Files.readAllBytes(f), Journal.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn-rollback --repair sets it aside");
+        }
+        if (j == null || j.id() == null || j.kind() == null || j.ops() == null) {
+            throw new IOException(f + " is damaged: a field is missing; cudnn-rollback --repair sets it aside");
+        }
+        return j;
     }
 
-    /** Writes the journal before the first step; no step is in effect yet. */
+    /**
+     * Writes the journal before the first step; no step is in effect yet. The progress log gets
+     * its first line before the journal, so its space is taken while a failure still changes
+     * nothing (a full disk then fails here, not halfway through the steps). On failure no
+     * journal is in place: the caller may say "nothing changed".
+     */
     public void begin(Journal j) throws IOException {
-        if (Files.exists(progressFile(stateDir))) {
+        if (Files.exists(progressFile(stateDir), LinkOption.NOFOLLOW_LINKS)) {
             ops.delete(progressFile(stateDir)); // left by a run that finished but could not tidy up
         }
+        ops.appendLine(progressFile(stateDir), "begin " + j.id());
         write(j);
         inEffect = 0;
+    }
+
+    /** After a failed {@link #begin}: removes what it left, so no trace of a journal stays. */
+    public void abandon() {
+        for (Path p : List.of(StateReader.tempJournal(stateDir), progressFile(stateDir))) {
+            try {
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    ops.delete(p);
+                }
+            } catch (IOException ignored) {
+                // a stray progress log or temp journal is removed by the next run holding the lock
+            }
+        }
     }
 
     /** Rewrites the journal with a new state; the steps and the progress log stay. */
@@ -84,20 +124,12 @@ public final class JournalRunner {
         }
     }
 
-    /** How many steps of a journal found on disk are in effect: the log, then the boundary step. */
-    public void recover(Journal j) throws IOException {
-        int p = 0;
-        Path log = progressFile(stateDir);
-        if (Files.isRegularFile(log)) {
-            for (String line : Files.readAllLines(log)) {
-                String[] w = line.strip().split(" ");
-                if (w.length == 2 && w[0].equals("done")) {
-                    p = Integer.parseInt(w[1]) + 1;
-                } else if (w.length == 2 && w[0].equals("undone")) {
-                    p = Integer.parseInt(w[1]);
-                }
-            }
-        }
+    /**
+     * How many steps of a journal found on disk are in effect: {@code logged} (what its progress
+     * log says, read and checked by {@link StateReader}), then the boundary step.
+     */
+    public void recover(Journal j, int logged) throws IOException {
+        int p = logged;
         List<Journal.Op> list = j.ops();
         if (p < list.size() && isDone(list.get(p))) {
             p++;
@@ -135,7 +167,7 @@ public final class JournalRunner {
     }
 
     private void apply(Journal.Op op) throws IOException {
-        Path to = fs.getPath(op.to());
+        Path to = path(op.to());
         switch (op.type()) {
             case "mkdir" -> {
                 if (!exists(to)) {
@@ -151,7 +183,7 @@ public final class JournalRunner {
                 }
             }
             case "move" -> {
-                Path from = fs.getPath(op.from());
+                Path from = path(op.from());
                 if (exists(to)) {
                     throw new IOException(to + " exists although the journal has not put it there");
                 }
@@ -165,7 +197,7 @@ public final class JournalRunner {
     }
 
     private void revert(Journal.Op op) throws IOException {
-        Path to = fs.getPath(op.to());
+        Path to = path(op.to());
         switch (op.type()) {
             case "mkdir" -> {
                 if (exists(to)) {
@@ -181,7 +213,7 @@ public final class JournalRunner {
                 }
             }
             case "move" -> {
-                Path from = fs.getPath(op.from());
+                Path from = path(op.from());
                 if (!exists(to)) {
                     throw new IOException(to + " is missing, so it cannot be moved back to " + from);
                 }
@@ -197,20 +229,20 @@ public final class JournalRunner {
 
     /** Whether one step's effect is on the disk (used only at the boundary the log leaves open). */
     private boolean isDone(Journal.Op op) throws IOException {
-        Path to = fs.getPath(op.to());
+        Path to = path(op.to());
         return switch (op.type()) {
             case "mkdir" -> exists(to);
             case "rmdir" -> !exists(to);
-            default -> exists(to) && !exists(fs.getPath(op.from()));
+            default -> exists(to) && !exists(path(op.from()));
         };
     }
 
     private boolean isUndone(Journal.Op op) throws IOException {
-        Path to = fs.getPath(op.to());
+        Path to = path(op.to());
         return switch (op.type()) {
             case "mkdir" -> !exists(to);
             case "rmdir" -> exists(to);
-            default -> !exists(to) && exists(fs.getPath(op.from()));
+            default -> !exists(to) && exists(path(op.from()));
         };
     }
 

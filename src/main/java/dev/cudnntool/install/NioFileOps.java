@@ -17,10 +17,22 @@ import java.util.Set;
 
 /** The real file operations, on whatever file system the paths belong to. */
 public final class NioFileOps implements FileOps {
+    /** Folders the tool creates are rwxr-xr-x whatever the umask says; on failure no folder is left. */
     @Override
     public void createDirectory(Path dir) throws IOException {
         Files.createDirectory(dir);
+        PosixFileAttributeView view = Files.getFileAttributeView(dir, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        if (view != null) {
+            try {
+                view.setPermissions(permissions(FOLDER_MODE));
+            } catch (IOException | UnsupportedOperationException e) {
+                Files.deleteIfExists(dir);
+                throw e instanceof IOException io ? io : new IOException("cannot set the mode of " + dir, e);
+            }
+        }
     }
+
+    static final int FOLDER_MODE = 0755;
 
     @Override
     public void move(Path from, Path to) throws IOException {
@@ -73,17 +85,27 @@ public final class NioFileOps implements FileOps {
     public void writeAtomically(Path file, byte[] content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.wrap(content);
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
         try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(content);
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            // A full disk or no inodes: the old file (if any) stays as it was, no half-written copy beside it.
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the next run holding the lock removes it
+            }
+            throw e;
         }
     }
 

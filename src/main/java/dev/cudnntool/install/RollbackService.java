@@ -21,6 +21,8 @@ public final class RollbackService {
     private final Host host;
     private final FileOps ops;
 
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+
     public RollbackService(Host host, FileOps ops) {
         this.host = host;
         this.ops = ops;
@@ -37,30 +39,67 @@ public final class RollbackService {
         return searchPaths != null ? searchPaths : dev.cudnntool.host.SearchPathStores.forHost(host);
     }
 
+    /** The clock for journal times and the names of set-aside records (tests fix it). */
+    public RollbackService withClock(java.time.Clock c) {
+        this.clock = c;
+        return this;
+    }
+
     /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String id, String date, String version, String archive, String state, boolean newest,
                         int filesInstalled, int filesBackedUp) {
     }
 
+    /** Every recorded install, a damaged record or journal as state "damaged" (--repair sets it aside). */
     public List<Entry> list(InstallTarget t) {
         List<Entry> out = new ArrayList<>();
+        if (!Files.isDirectory(t.stateDir())) {
+            return out;
+        }
+        StateReader reader = new StateReader(t);
+        List<StateReader.Scanned> scanned = reader.scan();
+        int newest = -1;
+        for (int i = 0; i < scanned.size(); i++) {
+            newest = scanned.get(i).record() != null ? i : newest;
+        }
+        for (int i = 0; i < scanned.size(); i++) {
+            StateReader.Scanned sc = scanned.get(i);
+            InstallRecord r = sc.record();
+            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, "damaged",
+                    false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), "active", i == newest,
+                    r.installed().size(), r.backedUp().size()));
+        }
         try {
-            List<InstallRecord> records = History.list(t.stateDir());
-            for (int i = 0; i < records.size(); i++) {
-                InstallRecord r = records.get(i);
-                out.add(new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), "active", i == records.size() - 1,
-                        r.installed().size(), r.backedUp().size()));
-            }
-            Journal j = JournalRunner.read(t.stateDir());
-            if (j != null) {
+            StateReader.Pending p = reader.journal();
+            if (p != null) {
+                Journal j = p.journal();
                 out.add(new Entry(j.id(), j.startedAt(), null, null, "unfinished " + j.kind(), false, 0, 0));
             }
-        } catch (IOException e) {
-            throw new ToolException(ExitCode.NOTHING_TO_ROLL_BACK, "cannot read the install history in " + t.stateDir()
-                    + ": " + e.getMessage(), "check the folder is readable", e);
+        } catch (DamagedState e) {
+            out.add(new Entry("journal.json", null, null, null, "damaged", false, 0, 0));
         }
         return out;
+    }
+
+    /**
+     * Sets damaged state aside so the target can be used again: see {@link StateRepair}. Public
+     * entry point of {@code cudnn-rollback --repair}.
+     */
+    public RollbackOutcome repair(InstallTarget t, boolean dryRun) {
+        Path state = t.stateDir();
+        if (!Files.exists(state, LinkOption.NOFOLLOW_LINKS)) {
+            return new RollbackOutcome(ExitCode.OK, "nothing to repair: cudnn-tool has no state in " + t.root(), null, null,
+                    List.of(), List.of(), List.of());
+        }
+        TargetLock lock = dryRun || Files.isSymbolicLink(state) ? null : TargetLock.acquire(state);
+        try {
+            return new StateRepair(ops, clock).repair(t, dryRun);
+        } finally {
+            if (lock != null) {
+                lock.release(false);
+            }
+        }
     }
 
     public RollbackOutcome rollback(InstallTarget t, String id, boolean force, boolean dryRun) {
@@ -68,6 +107,7 @@ public final class RollbackService {
         if (!Files.isDirectory(state)) {
             return nothing("nothing to roll back: cudnn-tool has not installed anything in " + t.root());
         }
+        new StateReader(t).checkStateFolder(); // before the lock: never create a lock file through a link
         TargetLock lock = dryRun ? null : TargetLock.acquire(state);
         RollbackOutcome outcome = null;
         try {
@@ -76,8 +116,9 @@ public final class RollbackService {
         } finally {
             if (lock != null) {
                 lock.release(false);
-                removeStateDirIfEmpty(state);
                 if (outcome != null && outcome.exit() == ExitCode.OK) {
+                    removeStateDirIfEmpty(state); // only a rollback that did something tidies up
+
                     // The install created this --prefix folder (and maybe its parents): they go too, if empty.
                     for (String d : outcome.createdRoots()) {
                         try {
@@ -95,26 +136,40 @@ public final class RollbackService {
 
     private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun) {
         Path state = t.stateDir();
-        JournalRunner runner = new JournalRunner(ops, host.fs(), state);
-        Journal pending;
-        List<InstallRecord> records;
-        try {
-            pending = JournalRunner.read(state);
-            records = History.list(state);
-        } catch (IOException e) {
-            return nothing("cannot read the install history in " + state + ": " + e.getMessage());
+        StateReader reader = new StateReader(t);
+        StatePaths sp = reader.paths();
+        JournalRunner runner = new JournalRunner(ops, sp);
+        StateReader.Pending pending = reader.journal(); // damaged: exit 8 naming the file, --repair
+        // Read and prove everything before the first change, leftovers included: exit 8 changes nothing.
+        List<InstallRecord> records = pending == null ? reader.records() : List.of();
+        Path temp = StateReader.tempJournal(state);
+        if (pending == null && Files.exists(temp, LinkOption.NOFOLLOW_LINKS)) {
+            // A run stopped while writing its journal: it changed nothing, and the install before it
+            // is not what the user wants undone because of it.
+            String what = "the half-written journal " + temp + " of a run that stopped before changing anything";
+            if (dryRun) {
+                return new RollbackOutcome(ExitCode.OK, "dry run: would remove " + what + "; nothing else would be rolled"
+                        + " back; nothing was changed", null, null, List.of(), List.of(), List.of());
+            }
+            Leftovers.clean(runner, ops, state, null);
+            return new RollbackOutcome(ExitCode.OK, "removed " + what + "; " + t.root() + " is as that run found it;"
+                    + " nothing else was rolled back (run cudnn-rollback again to undo the newest install)", null, null,
+                    List.of(), List.of(), List.of());
         }
         if (pending != null) {
+            if (!dryRun) {
+                Leftovers.clean(runner, ops, state, pending.journal());
+            }
             return resume(t, runner, pending, dryRun);
         }
-        cleanTrash(runner, state);
         if (records.isEmpty()) {
             return nothing("nothing to roll back: no install recorded in " + t.root());
         }
         InstallRecord rec = id == null ? records.get(records.size() - 1)
                 : records.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
         if (rec == null) {
-            return nothing("no install with id " + id + " in " + t.root() + " (cudnn-rollback --list shows the ids)");
+            return nothing("no install with id " + StatePaths.printable(id) + " in " + t.root()
+                    + " (cudnn-rollback --list shows the ids)");
         }
         List<String> later = records.subList(records.indexOf(rec) + 1, records.size()).stream().map(InstallRecord::id).toList();
         if (!later.isEmpty() && !force) {
@@ -123,18 +178,19 @@ public final class RollbackService {
         }
         List<String> changed = new ArrayList<>();
         for (InstallRecord.InstalledFile f : rec.installed()) {
-            if (!matches(host.path(f.path()), f.sha256(), f.linkTarget())) {
+            if (!matches(sp.resolve(f.path()), f.sha256(), f.linkTarget())) {
                 changed.add(f.path());
             }
         }
         if (!changed.isEmpty() && !force) {
             return refused(rec, changed.size() + " file(s) installed by " + rec.id() + " were changed since: "
-                    + abbreviate(changed) + "; pass --force to roll back anyway (the changed files are kept in " + state.resolve("kept") + ")");
+                    + abbreviate(changed.stream().map(c -> sp.resolve(c).toString()).toList())
+                    + "; pass --force to roll back anyway (the changed files are kept in " + state.resolve("kept") + ")");
         }
         for (InstallRecord.BackedUpFile b : rec.backedUp()) {
-            if (!matches(host.path(b.backup()), b.sha256(), b.linkTarget())) {
-                return refused(rec, "the backup " + b.backup() + " of " + b.original() + " is missing or damaged,"
-                        + " so it cannot be restored");
+            if (!matches(sp.resolve(b.backup()), b.sha256(), b.linkTarget())) {
+                return refused(rec, "the backup " + sp.resolve(b.backup()) + " of " + sp.resolve(b.original())
+                        + " is missing or damaged, so it cannot be restored");
             }
         }
         Path historyDir = History.dir(state).resolve(rec.id());
@@ -145,7 +201,7 @@ public final class RollbackService {
         List<String> kept = new ArrayList<>();
         int n = 0;
         for (InstallRecord.InstalledFile f : rec.installed()) {
-            Path dest = host.path(f.path());
+            Path dest = sp.resolve(f.path());
             if (!Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
                 continue; // deleted since (allowed by --force): nothing to remove
             }
@@ -153,44 +209,60 @@ public final class RollbackService {
             Path slot = (keep ? keptRoot : removedRoot).resolve(Integer.toString(n++));
             toolDirs.add(slot);
             Path to = slot.resolve(dest.getFileName().toString());
-            jops.add(Journal.Op.move(dest.toString(), to.toString()));
+            jops.add(Journal.Op.move(sp.store(dest), sp.store(to)));
             if (keep) {
                 kept.add(to.toString());
             }
         }
         for (InstallRecord.BackedUpFile b : rec.backedUp()) {
-            jops.add(Journal.Op.move(b.backup(), b.original()));
+            jops.add(Journal.Op.move(sp.store(sp.resolve(b.backup())), sp.store(sp.resolve(b.original()))));
         }
         List<String> created = new ArrayList<>(rec.createdDirs());
         java.util.Collections.reverse(created);
         List<String> createdRoots = new ArrayList<>(); // innermost first: created reversed
         for (String d : created) {
-            Path p = host.path(d);
+            Path p = sp.resolve(d);
             if (t.root().startsWith(p)) {
-                createdRoots.add(d); // the root or a parent: still holds .cudnn-tool until the end
+                createdRoots.add(p.toString()); // the root or a parent: still holds .cudnn-tool until the end
                 continue;
             }
-            jops.add(Journal.Op.rmdir(d));
+            jops.add(Journal.Op.rmdir(sp.store(p)));
         }
         // Last step: the history entry goes to the trash, so a finished rollback leaves no record behind.
         Path trash = state.resolve("trash").resolve(rec.id());
         toolDirs.add(trash.getParent());
-        jops.add(Journal.Op.move(historyDir.toString(), trash.toString()));
+        jops.add(Journal.Op.move(sp.store(historyDir), sp.store(trash)));
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
         Finding pathUndo = SearchPathChange.undo(host, searchPaths(), historyDir, rec.id(), dryRun); // --add-to-path
         List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo);
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
-                    + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(), jops,
-                    kept, pathFindings, List.of());
+                    + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(),
+                    display(sp, jops), kept, pathFindings, List.of());
         }
-        Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", java.time.Instant.now().toString(),
+        // Every check passed: this run changes the target, so it also removes what stopped runs left.
+        Leftovers.clean(runner, ops, state, null);
+        Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", clock.instant().toString(),
                 t.root().toString(), jops, rec.id(), false);
         try {
             for (Path d : toolDirs) {
                 mkdirs(d);
             }
             runner.begin(journal);
+        } catch (IOException e) {
+            runner.abandon();
+            for (int i = toolDirs.size() - 1; i >= 0; i--) {
+                try {
+                    removeEmptyUpTo(toolDirs.get(i), state);
+                } catch (IOException ignored) {
+                    // an empty folder of the tool's may stay
+                }
+            }
+            String why = "rollback of " + rec.id() + " failed before its first step (" + InstallService.describe(e) + ")";
+            return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
+                    display(sp, jops), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
+        }
+        try {
             runner.forward(journal);
             runner.finish(); // the commit point
         } catch (IOException e) {
@@ -199,7 +271,13 @@ public final class RollbackService {
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
                 + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
-                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), jops, kept, pathFindings, createdRoots);
+                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), display(sp, jops), kept, pathFindings, createdRoots);
+    }
+
+    /** Journal steps as people read them: full paths. */
+    static List<Journal.Op> display(StatePaths sp, List<Journal.Op> ops) {
+        return ops.stream().map(o -> new Journal.Op(o.type(), o.from() == null ? null : sp.resolve(o.from()).toString(),
+                sp.resolve(o.to()).toString())).toList();
     }
 
     private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,
@@ -216,24 +294,25 @@ public final class RollbackService {
         } catch (IOException e2) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
                     + InstallService.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
-                    journal.ops(), List.of(), List.of(Finding.error("install.unfinished", why,
+                    display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error("install.unfinished", why,
                     "run cudnn-rollback again: it resumes the rollback")));
         }
         return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                journal.ops(), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
+                display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
     }
 
     /** Completes whatever a killed run left: an install is undone, a rollback is finished. */
-    private RollbackOutcome resume(InstallTarget t, JournalRunner runner, Journal j, boolean dryRun) {
+    private RollbackOutcome resume(InstallTarget t, JournalRunner runner, StateReader.Pending p, boolean dryRun) {
+        Journal j = p.journal();
         Path state = t.stateDir();
         boolean install = j.kind().equals("install");
         String what = install ? "undo the interrupted install " + j.id() : "finish the interrupted rollback of " + j.recordId();
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would " + what + "; nothing was changed", j.recordId(), null,
-                    j.ops(), List.of(), List.of());
+                    display(new StatePaths(t.root()), j.ops()), List.of(), List.of());
         }
         try {
-            runner.recover(j);
+            runner.recover(j, p.logged());
             if (install) {
                 runner.write(j.withState("rolling-back"));
                 runner.backward(j);
@@ -246,13 +325,13 @@ public final class RollbackService {
             runner.finish();
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + InstallService.describe(e)
-                    + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, j.ops(), List.of(),
+                    + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
                     List.of(Finding.error("install.unfinished", "could not " + what, "fix the cause and run cudnn-rollback again")));
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
                 : "finished the interrupted rollback of " + j.recordId() + "; ") + t.root() + " is as it was before it",
-                j.recordId(), null, j.ops(), List.of(), List.of());
+                j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(), List.of());
     }
 
     private boolean matches(Path p, String sha256, String linkTarget) {

@@ -39,9 +39,7 @@ public final class TargetLock implements AutoCloseable {
             }
             if (l == null) {
                 ch.close();
-                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE,
-                        "another cudnn-tool run is changing " + stateDir.getParent() + " (it holds " + file + ")",
-                        "wait for it to finish, then run this again");
+                throw lockedBy(stateDir);
             }
             // The file stays empty: holding it is the whole message, and the target's bytes stay as they were.
             return new TargetLock(file, ch, l);
@@ -53,8 +51,38 @@ public final class TargetLock implements AutoCloseable {
             } catch (IOException ignored) {
                 // nothing more to release
             }
-            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot lock " + file + ": " + e.getMessage(),
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot lock " + file + ": " + TargetChecks.describe(e),
                     "run from an elevated prompt (Windows) or with sudo (Linux), or choose a folder you can write", e);
+        }
+    }
+
+    /** Exit 5 for the run that finds the lock taken: checked before any advice about a pending journal. */
+    public static ToolException lockedBy(Path stateDir) {
+        return new ToolException(ExitCode.TARGET_NOT_WRITABLE, stateDir.getParent() + " is locked by a running install"
+                + " or rollback: another cudnn-tool run is changing it (it holds " + stateDir.resolve("lock") + ")",
+                "wait for it to finish, then run this again");
+    }
+
+    /**
+     * Whether a running cudnn-tool holds the lock, asked without taking it for longer than the
+     * question (a dry run): the lock file is opened, never created, so nothing changes.
+     */
+    public static boolean isHeld(Path stateDir) {
+        Path file = stateDir.resolve("lock");
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock l = ch.tryLock();
+            if (l == null) {
+                return true;
+            }
+            l.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return false; // unreadable: the real run's own attempt says why
         }
     }
 

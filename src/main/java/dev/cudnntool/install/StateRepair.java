@@ -1,0 +1,150 @@
+package dev.cudnntool.install;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code cudnn-rollback --repair}: sets the tool's damaged state aside so the target can be
+ * installed into (and rolled back) again. Nothing is deleted: a damaged journal (with its
+ * progress log) and every damaged history folder (with the backups in it) are moved to
+ * {@code .cudnn-tool/quarantine/<time>/}; a half-written temporary journal and the leftovers of
+ * killed runs are removed. It says what it could not account for: the files a set-aside record
+ * had put in place stay where they are. Runs under the lock; a valid pending journal is left for
+ * a plain {@code cudnn-rollback}.
+ */
+final class StateRepair {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final FileOps ops;
+    private final Clock clock;
+
+    StateRepair(FileOps ops, Clock clock) {
+        this.ops = ops;
+        this.clock = clock;
+    }
+
+    RollbackOutcome repair(InstallTarget t, boolean dryRun) {
+        Path state = t.stateDir();
+        List<Finding> findings = new ArrayList<>();
+        List<String> setAside = new ArrayList<>();
+        List<String> unaccounted = new ArrayList<>();
+        List<Path[]> moves = new ArrayList<>(); // {from, to}
+        if (Files.isSymbolicLink(state)) {
+            Path to = state.resolveSibling(".cudnn-tool.link-" + STAMP.format(clock.instant()));
+            moves.add(new Path[] {state, to});
+            setAside.add(state + " (a link, renamed to " + to.getFileName() + ")");
+            return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
+        }
+        Path quarantine = unique(state.resolve("quarantine").resolve(STAMP.format(clock.instant())));
+        StateReader reader = new StateReader(t);
+        String pendingNote = null;
+        try {
+            StateReader.Pending p = reader.journal();
+            if (p != null) {
+                pendingNote = "an unfinished " + p.journal().kind() + " (" + p.journal().id() + ") is pending and readable:"
+                        + " run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                        + " to complete it";
+            }
+        } catch (DamagedState e) {
+            for (Path f : List.of(JournalRunner.journalFile(state), JournalRunner.progressFile(state))) {
+                if (Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
+                    moves.add(new Path[] {f, quarantine.resolve(f.getFileName().toString())});
+                }
+            }
+            setAside.add("the journal (" + e.getMessage().replace("; nothing was changed", "") + ")");
+            unaccounted.add("the interrupted run that journal described: some of its files may be in place and some"
+                    + " not; cudnn-verify shows what is installed");
+        }
+        Path history = History.dir(state);
+        List<StateReader.Scanned> scanned;
+        try {
+            scanned = reader.scan();
+        } catch (DamagedState e) {
+            moves.add(new Path[] {history, quarantine.resolve("history")});
+            setAside.add(history + " (" + e.getMessage().replace("; nothing was changed", "") + ")");
+            unaccounted.add("every install recorded there: their files stay in the target, their backups are kept in "
+                    + quarantine.resolve("history"));
+            scanned = List.of();
+        }
+        for (StateReader.Scanned sc : scanned) {
+            if (sc.damage() == null) {
+                continue;
+            }
+            String name = sc.dir().getFileName().toString();
+            Path to = quarantine.resolve("history-" + name);
+            moves.add(new Path[] {sc.dir(), to});
+            setAside.add("history/" + StatePaths.printable(name) + " (" + sc.damage().getMessage()
+                    .replace("; nothing was changed", "") + ")");
+            unaccounted.add("the files install " + StatePaths.printable(name) + " put in place stay in the target;"
+                    + " its backups are kept in " + to.resolve("backup"));
+        }
+        return finish(t, dryRun, moves, setAside, unaccounted, findings, pendingNote);
+    }
+
+    private RollbackOutcome finish(InstallTarget t, boolean dryRun, List<Path[]> moves, List<String> setAside,
+                                   List<String> unaccounted, List<Finding> findings, String pendingNote) {
+        List<Journal.Op> steps = moves.stream().map(m -> Journal.Op.move(m[0].toString(), m[1].toString())).toList();
+        if (!dryRun) {
+            try {
+                for (Path[] m : moves) {
+                    mkdirs(m[1].getParent());
+                    ops.move(m[0], m[1]);
+                }
+            } catch (IOException e) {
+                String why = "could not set the damaged state aside (" + InstallService.describe(e) + ")";
+                return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "repair failed: " + why, null, null, steps,
+                        List.of(), List.of(Finding.error("rollback.refused", why,
+                        "check that " + t.stateDir() + " is writable (sudo), then run cudnn-rollback --repair again")));
+            }
+            if (!Files.isSymbolicLink(t.stateDir())) {
+                StateReader.Pending p = pendingNote == null ? null : new StateReader(t).journal();
+                Leftovers.Cleaned c = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, t.stateDir(),
+                        p == null ? null : p.journal());
+                if (!c.removed().isEmpty()) {
+                    setAside.add("removed leftovers of stopped runs: " + String.join(", ", c.removed()));
+                }
+            }
+        }
+        for (String u : unaccounted) {
+            findings.add(Finding.warn("rollback.unaccounted", u, "check the target with cudnn-verify; reinstall with"
+                    + " cudnn-install if it is incomplete"));
+        }
+        String prefix = dryRun ? "dry run: would repair " : "repaired ";
+        String summary = setAside.isEmpty() && moves.isEmpty()
+                ? (dryRun ? "dry run: " : "") + "nothing to repair in " + t.root() + ": the install records and the journal are readable"
+                : prefix + t.root() + ": " + (moves.isEmpty() ? "" : "set aside " + moves.size() + " damaged item(s) (renamed, not"
+                + " deleted): ") + String.join("; ", setAside)
+                + (unaccounted.isEmpty() ? "" : "; could not account for: " + String.join("; ", unaccounted));
+        if (pendingNote != null) {
+            summary += "; " + pendingNote;
+        } else if (!dryRun) {
+            summary += "; " + t.root() + " can be installed into again";
+        }
+        return new RollbackOutcome(ExitCode.OK, summary, null, null, steps, List.of(), findings);
+    }
+
+    private static Path unique(Path p) {
+        Path q = p;
+        for (int i = 1; Files.exists(q, LinkOption.NOFOLLOW_LINKS); i++) {
+            q = p.resolveSibling(p.getFileName() + "-" + i);
+        }
+        return q;
+    }
+
+    private void mkdirs(Path dir) throws IOException {
+        if (dir == null || Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        mkdirs(dir.getParent());
+        ops.createDirectory(dir);
+    }
+}

@@ -1,0 +1,229 @@
+package dev.cudnntool.install;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.host.Host;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The checks of the target an install makes before it changes anything (exit 5 each): write
+ * access, free space, the lock, a pending journal, one file system for the commit's renames,
+ * and (Windows) no file to replace held open by a running program.
+ */
+final class TargetChecks {
+    private final Host host;
+    private final FileOps ops;
+    private final Function<List<Path>, List<String>> holders;
+
+    TargetChecks(Host host, FileOps ops, Function<List<Path>, List<String>> holders) {
+        this.host = host;
+        this.ops = ops;
+        this.holders = holders;
+    }
+
+    /**
+     * No unfinished journal (exit 5) and no damaged state (exit 8). Called while holding the
+     * lock, or after {@link TargetLock#isHeld} said nobody holds it: a running install's journal
+     * is its own business, not a pending one.
+     */
+    void checkTargetFree(InstallTarget t) {
+        StateReader reader = new StateReader(t);
+        StateReader.Pending p = reader.journal();
+        if (p != null) {
+            Journal j = p.journal();
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "an unfinished " + j.kind() + " (" + j.id()
+                    + (j.startedAt() == null ? "" : ", started " + j.startedAt()) + ") is pending in " + t.root(),
+                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                            + " to complete it, then install again");
+        }
+        reader.records(); // a damaged record stops here (exit 8), not halfway through the commit
+    }
+
+    /** Dry run: the lock first (a running install is not "pending"), then the state. */
+    void checkTargetFreeWithoutLock(InstallTarget t) {
+        if (TargetLock.isHeld(t.stateDir())) {
+            throw TargetLock.lockedBy(t.stateDir());
+        }
+        checkTargetFree(t);
+    }
+
+    /**
+     * Staging needs at least the archive's own size (cuDNN archives always expand); less than that
+     * is certain to fail, so it is refused before anything is written. A disk that fills up later
+     * is handled like any other failure: the staging folder is removed, the toolkit is untouched.
+     */
+    void checkFreeSpace(InstallTarget t, Path archive) {
+        Path e = existing(t.root());
+        if (e == null) {
+            return;
+        }
+        try {
+            long free = Files.getFileStore(e).getUsableSpace();
+            long need = Files.size(archive);
+            if (free < need) {
+                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "only " + (free >> 20) + " MB free on the drive of "
+                        + t.root() + "; installing " + archive.getFileName() + " needs at least " + (need >> 20) + " MB",
+                        "free disk space there, or use --prefix DIR on another drive");
+            }
+        } catch (IOException ignored) {
+            // no figure to compare: the write itself will tell
+        }
+    }
+
+    /**
+     * The commit is a sequence of renames from the tool's folder; a destination folder on another
+     * file system (a mount inside the toolkit) cannot take them. Said before anything changes,
+     * by the dry run too, instead of failing (and undoing) halfway.
+     */
+    void checkOneFileSystem(InstallTarget t, List<Path> destinationDirs) {
+        Path stateAt = existing(t.stateDir());
+        if (stateAt == null) {
+            return;
+        }
+        FileStore home;
+        try {
+            home = Files.getFileStore(stateAt);
+        } catch (IOException e) {
+            return; // no figure to compare: the commit's first move will tell, and is undone
+        }
+        Set<Path> seen = new LinkedHashSet<>();
+        for (Path d : destinationDirs) {
+            Path e = existing(d);
+            if (e == null || !seen.add(e)) {
+                continue;
+            }
+            try {
+                FileStore there = Files.getFileStore(e);
+                if (!there.equals(home)) {
+                    throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, d + " is on another file system (" + there.name()
+                            + ") than " + t.stateDir() + " (" + home.name() + "), so the install cannot move files there"
+                            + " in one step; nothing was changed",
+                            "install into a --prefix DIR on one file system, or make " + d + " a plain folder of the toolkit");
+                }
+            } catch (IOException ignored) {
+                // no figure to compare
+            }
+        }
+    }
+
+    private static Path existing(Path p) {
+        Path e = p;
+        while (e != null && !Files.isDirectory(e)) {
+            e = e.getParent();
+        }
+        return e;
+    }
+
+    /**
+     * On Windows, a file that a running program has loaded (a cuDNN DLL in a Python session) cannot
+     * be opened for writing. Finding that before the commit turns a certain mid-commit failure into
+     * a clear stop (exit 5) that changes nothing. The programs are named through the holders function.
+     */
+    void checkNotInUse(InstallPlan plan) {
+        if (!host.windows()) {
+            return; // Linux lets a file in use be replaced; the running program keeps the old one
+        }
+        List<String> busy = new ArrayList<>();
+        List<Path> busyPaths = new ArrayList<>();
+        String reason = null;
+        for (PlanStep s : plan.steps()) {
+            if (s.action() != PlanStep.Action.REPLACE && s.action() != PlanStep.Action.REMOVE) {
+                continue;
+            }
+            try {
+                ops.checkNotInUse(s.target());
+            } catch (AccessDeniedException e) {
+                throw notWritable(s.target().getParent(), e);
+            } catch (IOException e) {
+                busy.add(s.target().toString());
+                busyPaths.add(s.target());
+                reason = reason == null ? describe(e) : reason;
+            }
+        }
+        if (!busy.isEmpty()) {
+            List<String> who = holders.apply(busyPaths);
+            String by = who.isEmpty() ? "a running program" : String.join(", ", who);
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, busy.size() + " file(s) to replace are in use by "
+                    + by + " (" + reason + "): " + String.join(", ", busy.subList(0, Math.min(5, busy.size())))
+                    + (busy.size() > 5 ? " and " + (busy.size() - 5) + " more" : "") + "; nothing was changed",
+                    "close every program that uses cuDNN (Python and Jupyter kernels, IDEs, TensorFlow or PyTorch"
+                            + " jobs), then run the install again; a reboot frees them all");
+        }
+    }
+
+    /** The destination folders that exist already, or their nearest existing parents. */
+    static List<Path> existingDestinationDirs(InstallTarget t, ArchiveName n) {
+        List<Path> dirs = new ArrayList<>();
+        dirs.add(t.root());
+        if (t.kind() == InstallTarget.Kind.TOOLKIT) {
+            dirs.add(t.root().resolve("include"));
+            dirs.add(t.runtimeDir(n));
+            if (n.os() == OsFamily.WINDOWS) {
+                dirs.add(t.root().resolve("lib").resolve("x64"));
+            }
+        }
+        return dirs;
+    }
+
+    void checkWritable(List<Path> dirs) {
+        Set<Path> checked = new LinkedHashSet<>();
+        for (Path d : dirs) {
+            Path e = existing(d);
+            if (e == null || !checked.add(e)) {
+                continue;
+            }
+            try {
+                ops.checkWritable(e);
+            } catch (IOException ex) {
+                throw notWritable(e, ex);
+            }
+        }
+    }
+
+    ToolException notWritable(Path dir, IOException e) {
+        return new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot write to " + dir + " (" + describe(e) + ")",
+                host.windows() ? "run the command from an elevated prompt (Run as administrator), or use --prefix DIR"
+                        : "run it with sudo, or use --prefix DIR for a folder you own", e);
+    }
+
+    /** An I/O failure in a few words, always naming the file where the exception knows it; never "null". */
+    static String describe(IOException e) {
+        if (e instanceof FileSystemException f) {
+            String reason = f.getReason();
+            String file = f.getFile();
+            String other = f.getOtherFile();
+            if (reason == null) {
+                reason = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                        : e instanceof AccessDeniedException ? "access denied"
+                        : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
+                        : e.getClass().getSimpleName();
+            }
+            return reason + (file == null ? "" : ": " + file) + (other == null ? "" : " -> " + other);
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    String fixFor(IOException e) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (m.contains("space") || m.contains("full") || m.contains("quota")) {
+            return "free disk space (and inodes) on the drive holding the target (staging needs about the archive's"
+                    + " expanded size)";
+        }
+        return host.windows() ? "close programs that use cuDNN, then run again from an elevated prompt"
+                : "check the target is writable (sudo) and retry";
+    }
+}

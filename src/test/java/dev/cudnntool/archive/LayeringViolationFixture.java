@@ -1,0 +1,11 @@
+package dev.cudnntool.archive;
+
+/** Test-only: an archive class that uses the command line, so the layering rule has something to catch. */
+public final class LayeringViolationFixture {
+    private LayeringViolationFixture() {
+    }
+
+    public static String upward() {
+        return dev.cudnntool.cli.Main.class.getName();
+    }
+}

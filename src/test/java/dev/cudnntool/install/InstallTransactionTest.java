@@ -1,0 +1,198 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 9 B1: a disk that is full (or out of inodes) while the journal is written. A failure
+ * before the first step of the commit is exit 6 "nothing changed"; rollback never undoes the
+ * install before because a run left only a half-written temporary journal.
+ */
+class InstallTransactionTest {
+    @TempDir
+    Path downloads;
+
+    @Test
+    void aJournalThatCannotBeWrittenIsExit6AndNothingChanged() throws Exception {
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        for (String op : new String[] {"journal", "log"}) {
+            try (FileSystem fs = TestHosts.unixFs()) {
+                Host host = InstallServiceTest.upgradeScene(fs);
+                Path tk = fs.getPath("/usr/local/cuda-12.2");
+                Map<String, String> before = TreeSnapshot.of(tk);
+                JournalFaults full = new JournalFaults((o, p) -> o.equals(op)
+                        && p.getFileName().toString().startsWith("journal."));
+                InstallOutcome o = InstallServiceTest.install(host, full, archive);
+                assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), op + ": " + o.summary());
+                assertTrue(o.summary().contains("No space left on device") && o.summary().contains("was changed"), o.summary());
+                assertFalse(o.summary().contains("cudnn-rollback"), "no advice to roll back: " + o.summary());
+                assertEquals(before, TreeSnapshot.of(tk), op + ": the target, its tool folder included, is as before");
+            }
+        }
+    }
+
+    @Test
+    void aHalfWrittenTempJournalIsCleanedUpAndNeverUndoesTheInstallBefore() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.upgradeScene(fs);
+            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Map<String, String> with895 = TreeSnapshot.withoutState(tk);
+            Path tmp = tk.resolve(".cudnn-tool/journal.json.tmp");
+            Files.writeString(tmp, "{\"id\":\"20261130T030000Z-0002\",\"kind\":\"ins");
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
+            RollbackOutcome dry = new RollbackService(host, new NioFileOps()).rollback(t, null, false, true);
+            assertTrue(dry.summary().contains("half-written journal"), dry.summary());
+            assertTrue(Files.exists(tmp), "a dry run changes nothing");
+            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertTrue(r.summary().contains("half-written journal") && r.summary().contains("nothing else was rolled back"),
+                    r.summary());
+            assertFalse(Files.exists(tmp));
+            assertEquals(with895, TreeSnapshot.withoutState(tk), "cuDNN 8.9.5 is still installed");
+            // An install holding the lock cleans a leftover temp journal as well.
+            Files.writeString(tmp, "{");
+            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            assertFalse(Files.exists(tmp));
+        }
+    }
+
+    /**
+     * A real tmpfs holds the toolkit; its free space, then its free inodes, are swept from "just
+     * what the installed toolkit uses" upwards. At every point: exit 6 with the tree unchanged,
+     * or exit 7 followed by a rollback that restores it exactly, or a complete install.
+     */
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void diskFullOrNoInodesAtEveryPointIsExit6UnchangedOrExit7ThenAnExactRollback(@TempDir Path dir) throws Exception {
+        Path mnt = Files.createDirectories(dir.resolve("mnt"));
+        String skip = mount(mnt, "size=64m,nr_inodes=4096");
+        Assumptions.assumeTrue(skip == null, () -> {
+            System.out.println("InstallTransactionTest: tmpfs sweep skipped: " + skip);
+            return skip;
+        });
+        umount(mnt);
+        Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
+        int[] seen = new int[8];
+        for (String kind : new String[] {"size", "nr_inodes"}) {
+            int okInARow = 0;
+            for (int k = 0; k < 400 && okInARow < 2; k++) {
+                mount(mnt, "size=64m,nr_inodes=4096");
+                try {
+                    Path tk = mnt.resolve("cuda-12.2");
+                    Host host = scene(tk);
+                    Map<String, String> before = TreeSnapshot.of(tk);
+                    long used = kind.equals("size") ? usedBytes(mnt) + k * 8192L : inodes(mnt) + k;
+                    String remount = run("mount", "-o", "remount," + kind + "=" + used, mnt.toString());
+                    assertEquals(null, remount, "remount " + kind + "=" + used);
+                    InstallOutcome o;
+                    try {
+                        o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
+                                tk, null, false, false, false), ReadProgress.NONE);
+                    } catch (ToolException e) {
+                        assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), kind + "+" + k + ": " + e.getMessage());
+                        assertEquals(before, TreeSnapshot.of(tk), kind + "+" + k);
+                        seen[5]++;
+                        okInARow = 0;
+                        continue;
+                    }
+                    seen[o.exit().code()]++;
+                    if (o.exit() == ExitCode.OK) {
+                        okInARow++;
+                        continue;
+                    }
+                    okInARow = 0;
+                    if (o.exit() == ExitCode.INSTALL_ROLLED_BACK) {
+                        assertEquals(before, TreeSnapshot.of(tk), kind + "+" + k + ": " + o.summary());
+                        continue;
+                    }
+                    assertEquals(ExitCode.ROLLBACK_FAILED, o.exit(), kind + "+" + k + ": " + o.summary());
+                    InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
+                    RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+                    assertEquals(ExitCode.OK, r.exit(), kind + "+" + k + ": " + r.summary());
+                    assertEquals(withoutState(before), TreeSnapshot.withoutState(tk), kind + "+" + k);
+                } finally {
+                    umount(mnt);
+                }
+            }
+            assertTrue(okInARow >= 2, kind + ": the sweep reached a size where the install succeeds");
+        }
+        System.out.println("InstallTransactionTest: tmpfs sweep exits 0/5/6/7: " + seen[0] + "/" + seen[5] + "/" + seen[6] + "/" + seen[7]);
+        assertTrue(seen[6] > 0, "some point failed and was undone");
+    }
+
+    private static Map<String, String> withoutState(Map<String, String> m) {
+        Map<String, String> c = new java.util.TreeMap<>(m);
+        c.keySet().removeIf(k -> k.equals(".cudnn-tool") || k.startsWith(".cudnn-tool/"));
+        return c;
+    }
+
+    private Host scene(Path tk) throws IOException {
+        TestHosts.linuxToolkit(tk, "12.2.20230823");
+        Host host = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
+        Path a = ArchiveFixture.linux("8.9.5.30", "12").writeTo(Files.createTempDirectory(downloads, "s"));
+        InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(a, null, tk, null,
+                false, false, false), ReadProgress.NONE);
+        assertEquals(ExitCode.OK, o.exit(), o.summary());
+        return host;
+    }
+
+    private static long usedBytes(Path mnt) throws IOException {
+        var store = Files.getFileStore(mnt);
+        return store.getTotalSpace() - store.getUnallocatedSpace();
+    }
+
+    private static long inodes(Path mnt) throws IOException {
+        try (Stream<Path> s = Files.walk(mnt)) {
+            return s.count();
+        }
+    }
+
+    static String mount(Path at, String options) throws Exception {
+        String out = run("mount", "-t", "tmpfs", "-o", options, "tmpfs", at.toString());
+        return out == null ? null : "cannot mount a tmpfs (" + out + ")";
+    }
+
+    static void umount(Path at) throws Exception {
+        run("umount", at.toString());
+    }
+
+    /** Runs a system command; null when it succeeded, else its output. */
+    static String run(String... cmd) throws Exception {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).strip();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "timed out";
+            }
+            return p.exitValue() == 0 ? null : out.isEmpty() ? "exit " + p.exitValue() : out;
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}

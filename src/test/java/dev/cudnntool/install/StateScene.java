@@ -1,0 +1,120 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A Linux machine on jimfs with CUDA 12.2, cuDNN 8.9.5 then 8.9.7 installed by the tool (two
+ * records, the newest with backups), and a sentinel folder beside the toolkit that nothing may
+ * ever touch. Helpers edit the state as an attacker or a broken disk would.
+ */
+final class StateScene implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final FileSystem fs;
+    final Host host;
+    final Path tk;
+    final Path state;
+    final Path sentinel;
+    final InstallTarget target;
+    final InstallOutcome first;
+    final InstallOutcome second;
+    final Path downloads;
+
+    StateScene(Path downloads) throws Exception {
+        this.downloads = downloads;
+        fs = TestHosts.unixFs();
+        host = InstallServiceTest.linuxHost(fs);
+        tk = fs.getPath("/usr/local/cuda-12.2");
+        state = tk.resolve(".cudnn-tool");
+        sentinel = fs.getPath("/usr/local/sentinel");
+        Files.createDirectories(sentinel.resolve("sub"));
+        Files.writeString(sentinel.resolve("file"), "keep me");
+        Files.writeString(sentinel.resolve("sub/cudnn.h"), "keep me too");
+        first = install(ArchiveFixture.linux("8.9.5.30", "12"));
+        second = install(ArchiveFixture.linux("8.9.7.29", "12"));
+        target = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "test"), host.os());
+    }
+
+    InstallOutcome install(ArchiveFixture a) throws IOException {
+        Path archive = a.writeTo(Files.createTempDirectory(downloads, "a"));
+        InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+        assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
+        return o;
+    }
+
+    /** Every file under /usr/local (toolkit, its link, the sentinel). */
+    Map<String, String> machine() {
+        return TreeSnapshot.of(fs.getPath("/usr/local"));
+    }
+
+    Path record(InstallOutcome o) {
+        return History.dir(state).resolve(o.record().id()).resolve("install.json");
+    }
+
+    ObjectNode read(Path json) throws IOException {
+        return (ObjectNode) JSON.readTree(Files.readAllBytes(json));
+    }
+
+    void write(Path json, ObjectNode node) throws IOException {
+        Files.write(json, JSON.writeValueAsBytes(node));
+    }
+
+    RollbackService rollbacks() {
+        return new RollbackService(host, new NioFileOps());
+    }
+
+    RollbackOutcome rollback() {
+        return rollbacks().rollback(target, null, false, false);
+    }
+
+    InstallOutcome installAgain(boolean dryRun) throws IOException {
+        Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "n"));
+        return InstallServiceTest.service(host, new NioFileOps()).run(
+                new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+    }
+
+    /** Runs an action that must stop with exit 8 (damaged state) and change nothing on the machine. */
+    DamagedState refuses(Supplier<?> action) {
+        Map<String, String> before = machine();
+        try {
+            Object o = action.get();
+            throw new AssertionError("expected exit 8, got " + o);
+        } catch (DamagedState e) {
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, e.exitCode());
+            assertEquals(before, machine(), "nothing changed: " + e.getMessage());
+            oneLine(e);
+            return e;
+        } catch (ToolException e) {
+            throw new AssertionError("expected exit 8, got " + e.exitCode() + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void oneLine(ToolException e) {
+        String text = e.getMessage() + " " + e.fix();
+        if (text.contains("\n") || text.contains("null") || text.contains("[Source")) {
+            throw new AssertionError("not one clean line: " + text);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        fs.close();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 9 B3 (the lock before any advice) and B5 (a destination on another file system). */
+class TargetChecksTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anInstallThatLosesTheRaceIsToldLockedNeverSentToRollback() throws Exception {
+        // Real file locks need the real file system; a Windows layout has no symlinks, so this runs anywhere.
+        Path tk = TestHosts.toolkit(dir.resolve("cuda-12.2"), "12.2.20230823");
+        Host host = TestHosts.windows(FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
+        Path state = Files.createDirectories(tk.resolve(".cudnn-tool"));
+        Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(dir);
+        try (TargetLock running = TargetLock.acquire(state)) {
+            // The running install is in its commit: its journal is on disk.
+            Files.writeString(state.resolve("journal.json"), StateReaderTest.JOURNAL);
+            Map<String, String> before = TreeSnapshot.of(tk);
+            ToolException e = assertThrows(ToolException.class, () -> InstallServiceTest.install(host, new NioFileOps(), archive));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
+            assertTrue(e.getMessage().contains("locked by a running install"), e.getMessage());
+            assertFalse((e.getMessage() + e.fix()).contains("cudnn-rollback") || e.getMessage().contains("pending"),
+                    e.getMessage() + " / " + e.fix());
+            InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, null, null, false, true, false), ReadProgress.NONE);
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit());
+            assertTrue(dry.summary().contains("locked by a running install"), dry.summary());
+            assertEquals(before, TreeSnapshot.of(tk));
+        }
+    }
+
+    /**
+     * The toolkit's library folder is a tmpfs mount: the dry run and the real run agree (exit 5,
+     * said before anything changes) instead of 0 and 6.
+     */
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void aDestinationOnAnotherFileSystemStopsTheDryRunAndTheRealRunAlike() throws Exception {
+        Path tk = TestHosts.linuxToolkit(dir.resolve("cuda-12.2"), "12.2.20230823");
+        Path lib = tk.resolve("targets/x86_64-linux/lib");
+        String skip = InstallTransactionTest.mount(lib, "size=16m");
+        Assumptions.assumeTrue(skip == null, () -> {
+            System.out.println("TargetChecksTest: another-file-system case skipped: " + skip);
+            return skip;
+        });
+        try {
+            Host host = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
+            Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(dir);
+            Map<String, String> before = TreeSnapshot.of(tk);
+            InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, tk, null, false, true, false), ReadProgress.NONE);
+            ToolException real = assertThrows(ToolException.class, () -> InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, tk, null, false, false, false), ReadProgress.NONE));
+            assertEquals(real.exitCode(), dry.exit(), dry.summary() + " / " + real.getMessage());
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, real.exitCode());
+            assertTrue(real.getMessage().contains("another file system") && real.getMessage().contains(lib.toString()),
+                    real.getMessage());
+            assertEquals(before, TreeSnapshot.of(tk));
+        } finally {
+            InstallTransactionTest.umount(lib);
+        }
+    }
+}
