@@ -115,10 +115,10 @@ public final class SearchPathChange {
         try {
             rec = JournalRunner.JSON.readValue(Files.readAllBytes(file), Recorded.class);
         } catch (IOException e) {
-            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot read " + file + ": " + e.getMessage()
-                    + "; nothing was changed", "check the file; it records the search-path change of install " + installId);
+            throw damaged(file, installId, "it cannot be read (" + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                    ? StateReader.jsonProblem(j) : TargetChecks.describe(e)) + ")");
         }
-        SearchPathStore.Scope scope = SearchPathStore.Scope.valueOf(rec.scope().toUpperCase(java.util.Locale.ROOT));
+        SearchPathStore.Scope scope = validated(host, rec, file, historyDir, installId);
         try {
             SearchPathStore.Raw now = store.read(scope, installId);
             SearchPathStore.Raw restore;
@@ -165,6 +165,44 @@ public final class SearchPathChange {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path in " + rec.location() + " failed: "
                     + e.getMessage(), "fix the cause and run cudnn-rollback again");
         }
+    }
+
+    /**
+     * The record is input, not truth: it may only ever take out one entry that names a folder
+     * inside this target, and restore a value that is exactly the one before that entry was added.
+     * Anything else (a forged or damaged file) refuses with exit 8 before anything changes.
+     */
+    static SearchPathStore.Scope validated(Host host, Recorded rec, Path file, Path historyDir, String installId) {
+        if (rec == null || rec.scope() == null || rec.entry() == null || rec.entry().isBlank() || rec.location() == null) {
+            throw damaged(file, installId, "fields are missing");
+        }
+        SearchPathStore.Scope scope = switch (rec.scope().toLowerCase(java.util.Locale.ROOT)) {
+            case "user" -> SearchPathStore.Scope.USER;
+            case "machine" -> SearchPathStore.Scope.MACHINE;
+            default -> throw damaged(file, installId, "its scope '" + rec.scope() + "' is neither user nor machine");
+        };
+        Path root = historyDir.getParent().getParent().getParent(); // <root>/.cudnn-tool/history/<id>
+        Path entry;
+        try {
+            entry = historyDir.getFileSystem().getPath(rec.entry()).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw damaged(file, installId, "its entry is not a path");
+        }
+        if (!entry.isAbsolute() || !entry.startsWith(root.normalize()) || entry.equals(root.normalize())
+                || rec.entry().chars().anyMatch(c -> c < 0x20 || c == ';')) {
+            throw damaged(file, installId, "its entry " + rec.entry() + " is not a folder inside " + root);
+        }
+        if (host.windows() && rec.after() != null
+                && !java.util.Objects.equals(rec.after(), SearchPathEntries.windowsWith(rec.before(), rec.entry()))) {
+            throw damaged(file, installId, "the value it would restore is not the value before " + rec.entry() + " was added");
+        }
+        return scope;
+    }
+
+    private static ToolException damaged(Path file, String installId, String why) {
+        return new ToolException(ExitCode.NOTHING_TO_ROLL_BACK, "the search-path record " + file + " of install " + installId
+                + " is damaged: " + why + "; nothing was changed",
+                "move " + file + " out of the way and run cudnn-rollback again (then take the folder off PATH by hand if it is still there)");
     }
 
     /** The dry run: the line saying what would happen; the reason the real run would stop (exit 5), or null. */

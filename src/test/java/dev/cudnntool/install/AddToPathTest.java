@@ -94,6 +94,62 @@ class AddToPathTest {
     }
 
     @Test
+    void aForgedOrDamagedSearchPathRecordIsRefusedWithExit8AndNothingChanges() throws Exception {
+        // The record is input: it may only take out the one entry it added, a folder inside the target.
+        String[][] forgeries = {
+            {"scope", "\"machine\"", null}, // fine by itself: but the machine value then differs from "after"
+            {"entry", "\"C:\\\\Windows\\\\System32\"", "not a folder inside"},
+            {"entry", "\"C:\\\\cudnn\\\\..\\\\Windows\"", "not a folder inside"},
+            {"scope", "\"root\"", "neither user nor machine"},
+            {"scope", "null", "fields are missing"},
+            {"before", "{\"type\":2,\"data\":\"QzpcZXZpbA==\"}", "not the value before"},
+            {null, "{\"scope\":", "cannot be read"},
+        };
+        for (String[] f : forgeries) {
+            try (FileSystem fs = TestHosts.windowsFs()) {
+                Host host = windows(fs);
+                FakeSearchPathStore store = new FakeSearchPathStore();
+                store.values.put(Scope.USER, FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, OLD));
+                Path prefix = fs.getPath("C:\\cudnn");
+                Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "a"));
+                InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER),
+                        PostInstallCheck.NONE, false);
+                assertEquals(ExitCode.OK, o.exit(), o.summary());
+                Path recorded = prefix.resolve(".cudnn-tool\\history").resolve(o.record().id()).resolve(SearchPathChange.FILE);
+                String json = Files.readString(recorded);
+                if (f[0] == null) {
+                    json = f[1];
+                } else {
+                    var node = (com.fasterxml.jackson.databind.node.ObjectNode) JournalRunner.JSON.readTree(json);
+                    node.set(f[0], JournalRunner.JSON.readTree(f[1]));
+                    json = node.toString();
+                }
+                Files.writeString(recorded, json);
+                Map<Scope, Raw> storeBefore = Map.copyOf(store.values);
+                Map<String, String> tree = TreeSnapshot.of(prefix);
+                int exit;
+                String said;
+                try {
+                    RollbackOutcome r = rollback(host, store, prefix, false);
+                    exit = r.exit().code();
+                    said = r.summary() + r.findings();
+                } catch (ToolException e) {
+                    exit = e.exitCode().code();
+                    said = e.getMessage();
+                }
+                if (f[2] == null) { // a machine scope whose value is not what the install wrote: nothing to undo there
+                    assertEquals(storeBefore, store.values, said);
+                    continue;
+                }
+                assertEquals(8, exit, f[0] + "=" + f[1] + ": " + said);
+                assertTrue(said.contains(f[2]) && said.contains(SearchPathChange.FILE) && !said.contains("\n"), said);
+                assertEquals(storeBefore, store.values, "the search path is untouched");
+                assertEquals(tree, TreeSnapshot.of(prefix), "nothing in the target changed");
+            }
+        }
+    }
+
+    @Test
     void aPathTheUserEditedSinceLosesOnlyTheEntryTheInstallAdded() throws Exception {
         try (FileSystem fs = TestHosts.windowsFs()) {
             Host host = windows(fs);

@@ -44,8 +44,7 @@ import org.junit.jupiter.api.TestFactory;
  * <p>A fixed seed in CI (reproducible: each case names its seed and mutations). A longer run:
  * {@code mvn -B -o test -Dtest=HostileArchivePropertyTest -Dcudnn.pbt.tries=2000 -Dcudnn.pbt.seed=7}.
  *
- * <p>Plain seeded generation on JUnit Jupiter rather than jqwik: jqwik 1.10 carries an
- * anti-AI usage clause and asks AI agents not to use it, and this test was written by one.
+ * <p>Plain seeded generation on JUnit Jupiter rather than jqwik: see the README's Dependencies section.
  */
 class HostileArchivePropertyTest {
     static final long SEED = Long.getLong("cudnn.pbt.seed", 20261130L);

@@ -43,9 +43,17 @@ class PlanGuardTest {
                 Map<String, String> before = TreeSnapshot.of(tk);
                 Path archive = ArchiveFixture.linux("8.9.7.29", "12").file(TOP + c[0], "planted")
                         .writeTo(Files.createTempDirectory(downloads, "a"));
-                ToolException e = assertThrows(ToolException.class, () -> run(host, archive, false));
-                assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
-                assertTrue(e.getMessage().contains(c[1].substring(c[1].lastIndexOf('/') + 1)), e.getMessage());
+                // Refused by the reader (archive.foreign-file) or, failing that, by the plan guard: exit 3 either way.
+                String said;
+                try {
+                    InstallOutcome o = run(host, archive, false);
+                    assertEquals(ExitCode.ARCHIVE_REJECTED, o.exit(), o.summary());
+                    said = o.summary() + o.findings();
+                } catch (ToolException e) {
+                    assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
+                    said = e.getMessage();
+                }
+                assertTrue(said.contains(c[1].substring(c[1].lastIndexOf('/') + 1)), said);
                 assertEquals(before, TreeSnapshot.of(tk), c[0]);
             }
         }
@@ -90,8 +98,7 @@ class PlanGuardTest {
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit(), dry.summary());
             ToolException e = assertThrows(ToolException.class, () -> run(host, archive, false));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
-            assertTrue(e.getMessage().contains(tk.resolve("include/cudnn.h").toString()) && e.getMessage().contains("folder"),
-                    e.getMessage());
+            assertTrue(e.getMessage().contains("include/cudnn.h") && e.getMessage().contains("folder"), e.getMessage());
             StateScene.oneLine(e);
             assertEquals(before, TreeSnapshot.of(tk));
         }
