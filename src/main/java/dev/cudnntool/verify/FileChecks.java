@@ -151,7 +151,13 @@ final class FileChecks {
         return out;
     }
 
-    static Finding unreadableFinding(Host host, String file) {
+    static Finding unreadableFinding(Host host, String path) {
+        String file = path;
+        try {
+            file = host.path(path).toRealPath().toString(); // the real file, not the soname link
+        } catch (IOException | RuntimeException ignored) {
+            // keep the name as given
+        }
         String user = host.env(host.windows() ? "USERNAME" : "USER");
         if (user == null) {
             user = System.getProperty("user.name", "this user");

@@ -33,14 +33,18 @@ public final class ProbeCheck {
                                          boolean driverPresent) {
         List<Finding> out = new ArrayList<>();
         String reinstall = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
-        if (p.loadError() != null) {
+        if (p.loadError() != null && denied(p.loadError())) {
+            out.add(FileChecks.unreadableFinding(host, p.library()));
+        } else if (p.loadError() != null) {
             out.add(Finding.error("cudnn.load-failed", "could not load " + p.library() + ": " + p.loadError(),
                     p.loadError().contains("193") ? "replace it with the 64-bit (x64) build" : reinstall));
         }
         List<String> failedSubs = new ArrayList<>();
         boolean mixed = false;
         for (ProbeResult.SubLibrary s : p.subLibraries()) {
-            if (!s.loaded()) {
+            if (!s.loaded() && denied(s.error())) {
+                out.add(FileChecks.unreadableFinding(host, s.path()));
+            } else if (!s.loaded()) {
                 failedSubs.add(s.path() + ": " + s.error());
                 mixed |= s.errorCode() != null && s.errorCode() == 127 || String.valueOf(s.error()).contains("undefined symbol");
             }
@@ -127,6 +131,10 @@ public final class ProbeCheck {
         return Finding.error("cudnn.load-failed", "the probe process ended with exit status " + p.childExit()
                         + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
                 "a sub-library is missing or from another release (the message above names it): " + reinstall);
+    }
+
+    private static boolean denied(String loaderError) {
+        return loaderError != null && loaderError.toLowerCase(java.util.Locale.ROOT).contains("permission denied");
     }
 
     static boolean sameFile(Host host, String a, String b) {

@@ -45,6 +45,57 @@ public final class VerifyService {
     }
 
     public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect) {
+        return verify(cudaPath, prefix, expect, false);
+    }
+
+    /** @param all diagnose every cuDNN copy found, not only the target (verify --all) */
+    public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {
+        VerifyReport r = verifyTarget(cudaPath, prefix, expect);
+        Path runtime = r.cudnn() != null ? r.cudnn().runtimeDir() : null;
+        List<CudnnCopy> copies = CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
+        List<Finding> findings = new ArrayList<>(r.findings());
+        findings.addAll(CopyFinder.findings(host, copies));
+        boolean ok = r.ok();
+        if (all) {
+            List<CudnnCopy> diagnosed = new ArrayList<>();
+            for (CudnnCopy copy : copies) {
+                List<Finding> f = copy.origin() == CudnnCopy.Origin.TARGET ? r.findings() : diagnose(copy);
+                ok &= !Finding.anyError(f);
+                diagnosed.add(copy.withFindings(f));
+            }
+            copies = diagnosed;
+        }
+        return new VerifyReport(r.platform(), r.driver(), r.toolkit(), r.toolkitsFound(), r.target(), r.cudnn(), r.probe(),
+                List.copyOf(findings), ok, copies);
+    }
+
+    /** verify --all for a copy other than the target: its files, read-only (nothing of it is loaded). */
+    List<Finding> diagnose(CudnnCopy copy) {
+        Path lib = host.path(copy.path());
+        Optional<InstalledCudnn> c = CudnnScan.scan(host, List.of(lib.getParent()),
+                copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir(), null, copy.major());
+        List<Finding> out = new ArrayList<>();
+        if (c.isEmpty()) {
+            return out;
+        }
+        out.addAll(FileChecks.damaged(host, c.get()));
+        InstalledCudnn found = c.get();
+        if (found.headerFile() == null) {
+            // pip and conda copies keep headers elsewhere or none: missing headers are not this copy's fault
+            found = new InstalledCudnn(found.major(), found.runtimeDir(), found.mainLibrary(), found.subLibraries(),
+                    found.missing().stream().filter(m -> !m.startsWith("include/")).toList(), null, null,
+                    found.fileVersions(), found.otherMajors());
+        }
+        files(found, out);
+        out.addAll(DependencyCheck.findings(host, found, null));
+        if (!Finding.anyError(out)) {
+            out.add(Finding.info("cudnn.ok", "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
+                    + found.runtimeDir() + " (files checked, not loaded)"));
+        }
+        return out;
+    }
+
+    private VerifyReport verifyTarget(Path cudaPath, Path prefix, CudnnVersion expect) {
         List<Finding> findings = new ArrayList<>();
         Platform platform = Platform.detect(host);
         findings.addAll(PlatformCheck.check(platform, null));
@@ -167,7 +218,7 @@ public final class VerifyService {
                                 InstallTarget target,
                                 InstalledCudnn c, ProbeResult p, List<Finding> findings) {
         return new VerifyReport(platform, driver.driver(), toolkit, found, target, c, p, List.copyOf(findings),
-                !Finding.anyError(findings));
+                !Finding.anyError(findings), List.of());
     }
 
     private static void unfinished(InstallTarget target, List<Finding> findings) {
