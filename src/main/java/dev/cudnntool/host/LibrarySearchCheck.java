@@ -74,12 +74,15 @@ public final class LibrarySearchCheck {
             for (Found f : mainLibraries(host, dir)) {
                 boolean sameMajor = major == 0 || f.major == null || f.major == major;
                 boolean wins;
-                if (!host.windows() && sameMajor && soname != null) {
+                if (!host.windows() && sameMajor && soname != null && Files.exists(runtimeDir.resolve(soname))) {
+                    // installed: the loader model says exactly which file a program gets
                     wins = byName.isPresent() && host.samePath(byName.get().file().getParent(), dir);
                 } else {
+                    // not installed yet (an install's preflight): by the order of the folders
                     wins = idx >= 0 && (targetIndex < 0 || idx < targetIndex);
                 }
-                LoaderPath.Place place = byName.isPresent() && wins && !host.windows() ? byName.get().place()
+                LoaderPath.Place place = byName.isPresent() && !host.windows()
+                        && host.samePath(byName.get().file().getParent(), dir) ? byName.get().place()
                         : idx >= 0 ? places.get(idx) : null;
                 CudnnCopy copy = new CudnnCopy(f.path.toString(), f.major, f.version, idx >= 0, wins && sameMajor);
                 copies.add(copy);

@@ -211,4 +211,52 @@ class RealDiagnosisTest {
                 "zlib is on this machine: " + doc.get("findings"));
         assertEquals(0, doc.get("exitCode").asInt(), "warnings only: " + doc.get("findings"));
     }
+
+    /**
+     * A6: a library only root may read, probed as the user nobody (setpriv). Root itself cannot be
+     * denied, so the child drops to nobody; its class path is copied where nobody can read it.
+     */
+    @Test
+    void aLibraryTheUserCannotReadIsNamedWithTheUserAndChmod() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root can start the probe as another user");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no setpriv to run the probe as nobody");
+        Path open = Files.createDirectories(tmp.resolve("world"));
+        tmp.toFile().setReadable(true, false);
+        tmp.toFile().setExecutable(true, false);
+        Path tk = TestHosts.toolkit(open.resolve("cuda-12.6"), "12.6.0");
+        Path lib = Files.createDirectories(tk.resolve("lib64"));
+        RealCudnn.layOut(9, lib, tk.resolve("include"));
+        Path graph = lib.resolve("libcudnn_graph.so.9.5.1");
+        Files.delete(graph); // a hard link to the shared original: restrict a copy, never the original
+        Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
+        Files.setPosixFilePermissions(graph, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Path cp = Files.createDirectories(open.resolve("cp"));
+        StringBuilder classPath = new StringBuilder();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path src = Path.of(e);
+            if (Files.isRegularFile(src)) {
+                Path copy = cp.resolve(classPath.length() + "-" + src.getFileName());
+                Files.copy(src, copy);
+                e = copy.toString();
+            }
+            classPath.append(classPath.length() == 0 ? "" : java.io.File.pathSeparator).append(e);
+        }
+        Path jnaTmp = Files.createDirectories(open.resolve("jna"));
+        for (Path p : List.of(open, tk, lib, tk.resolve("include"), cp, jnaTmp)) {
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        }
+        List<String> java = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+        List<String> current = ProbeRunner.currentJava();
+        java.addAll(current.subList(0, current.indexOf("-cp")));
+        java.addAll(List.of("-Djna.tmpdir=" + jnaTmp, "-Djava.io.tmpdir=" + jnaTmp, "-cp", classPath.toString()));
+        Map<String, String> env = Map.of("LD_LIBRARY_PATH", lib.toString(), "HOME", jnaTmp.toString(), "USER", "nobody");
+        Host host = new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(env));
+        ProbeRunner asNobody = new ProbeRunner(new SystemProcessRunner(env), java);
+        dev.cudnntool.verify.VerifyReport r = new dev.cudnntool.verify.VerifyService(host, asNobody).verify(tk, null, null);
+        Finding f = r.findings().stream().filter(x -> x.id().equals("cudnn.unreadable")).findFirst()
+                .orElseThrow(() -> new AssertionError("probe: " + r.probe() + "\nfindings: " + r.findings()));
+        assertTrue(f.message().contains(graph.toString()) && f.message().contains("nobody"), f.message());
+        assertEquals("sudo chmod a+r " + graph, f.fix());
+        assertFalse(r.ok());
+    }
 }
