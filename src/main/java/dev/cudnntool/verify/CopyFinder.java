@@ -102,11 +102,8 @@ public final class CopyFinder {
      */
     public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
         List<Finding> out = new ArrayList<>();
-        if (copies.size() < 2) {
-            return out;
-        }
         for (CudnnCopy c : copies) {
-            if (c.winsByName()) {
+            if (c.winsByName() && copies.size() > 1) {
                 out.add(Finding.info("cudnn.copies", copies.size() + " cuDNN copies on this machine; a program loading "
                         + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
                         + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));

@@ -2,7 +2,6 @@ package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.LibraryName;
 import dev.cudnntool.host.ElfFile;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.PeFile;
@@ -226,10 +225,5 @@ final class FileChecks {
             }
         }
         return out;
-    }
-
-    /** The library names in {@code missing} (not headers or import libraries). */
-    static boolean isLibraryName(String name) {
-        return !name.contains("/") && LibraryName.parse(name).isPresent();
     }
 }
