@@ -68,7 +68,7 @@ final class ByNameCheck {
         if (!host.windows() && LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), dir).isPresent()) {
             return "sudo ldconfig";
         }
-        return LibrarySearchCheck.fixLine(host, dir);
+        return LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this for good";
     }
 
     /**
