@@ -259,4 +259,19 @@ class RealDiagnosisTest {
         assertEquals("sudo chmod a+r " + graph, f.fix());
         assertFalse(r.ok());
     }
+
+    /** A3/A4 on Windows images: NVIDIA's real cudnn64_8.dll exports its API and fits its file; a cut copy does not. */
+    @Test
+    void theRealWindowsDispatcherExportsItsApiAndACutCopyIsDamaged() throws Exception {
+        Path dll = RealCudnn.windows().resolve("cudnn64_8.dll");
+        java.util.Set<String> exports = dev.cudnntool.host.PeFile.exports(dll);
+        assertTrue(exports.contains("cudnnGetVersion") && exports.contains("cudnnCreate") && exports.size() > 100, exports.toString());
+        assertEquals(java.util.Optional.empty(), dev.cudnntool.host.PeFile.damage(dll));
+        Path cut = tmp.resolve("cudnn64_8.dll");
+        Files.copy(dll, cut);
+        try (var ch = Files.newByteChannel(cut, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(Files.size(cut) / 2);
+        }
+        assertTrue(dev.cudnntool.host.PeFile.damage(cut).orElseThrow().contains("cut short"));
+    }
 }
