@@ -60,6 +60,7 @@ PFX=$WORK/real-prefix
 scripts/real-cudnn-prefix.sh "$PFX"
 mkdir -p "$WORK/hello"; printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' > "$WORK/hello/Hello.java"
 javac -d "$WORK/hello" "$WORK/hello/Hello.java"
+export LD_LIBRARY_PATH="$PFX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" # a program must find it by name (issue 11)
 bin/cudnn-verify --prefix "$PFX" --expect 9.5.1 >/dev/null || { echo "bench: verify of the real install failed" >&2; bin/cudnn-verify --prefix "$PFX"; exit 1; }
 for r in $(seq 1 "$ROUNDS"); do
   measure verify bin/cudnn-verify --prefix "$PFX" --expect 9.5.1

@@ -63,6 +63,7 @@ final class Render {
                     + (pr.handleStatus() == null ? "" : ", cudnnCreate " + pr.handleStatus()) : "did not answer"));
         }
         findings(out, r.findings(), verbose);
+        copies(out, r, verbose); // issue 11: every copy on the machine (and with --all, its findings)
         String verdict;
         if (!r.ok()) {
             verdict = "verify: " + r.findings().stream().filter(Finding::isError).count() + " problem(s) found (exit 1)";
@@ -127,6 +128,18 @@ final class Render {
             if (f.id().equals("rollback.search-path")) {
                 out.println("search path: " + f.message());
             }
+        }
+    }
+
+    static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+        boolean all = r.copies().stream().anyMatch(c -> !c.findings().isEmpty());
+        if (r.copies().size() < 2 && !all) {
+            return;
+        }
+        for (var c : r.copies()) {
+            out.println("copy      " + c.path() + " (" + c.origin().label() + (c.version() == null ? "" : ", cuDNN " + c.version())
+                    + (c.winsByName() ? ", what programs get by name" : "") + ")");
+            findings(out, c.findings(), verbose);
         }
     }
 

@@ -22,6 +22,9 @@ public class VerifyCommand implements Callable<Integer> {
     @Option(names = "--no-probe", description = "Do not load the library; check files only.")
     boolean noProbe;
 
+    @Option(names = "--all", description = "Diagnose every cuDNN copy found on the machine, not only the target.")
+    boolean all;
+
     @Mixin
     TargetOptions target;
 
@@ -44,7 +47,7 @@ public class VerifyCommand implements Callable<Integer> {
             }
         }
         VerifyService service = new VerifyService(ctx.host(), noProbe ? null : ctx.probe());
-        VerifyReport r = service.verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected);
+        VerifyReport r = service.verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all);
         ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
         if (output.json) {
             var doc = Json.document("verify", code.code());
@@ -55,6 +58,7 @@ public class VerifyCommand implements Callable<Integer> {
             Json.put(doc, "target", r.target());
             Json.put(doc, "cudnn", r.cudnn());
             Json.put(doc, "probe", r.probe());
+            Json.put(doc, "copies", r.copies());
             Json.put(doc, "findings", r.findings());
             Json.print(ctx.out(), doc);
         } else {

@@ -38,11 +38,27 @@ public final class LibrarySearchCheck {
      */
     public static Result check(Host host, Path runtimeDir, int major, CudnnVersion version) {
         List<Finding> findings = new ArrayList<>();
-        List<Path> order = LoaderPath.searchOrder(host);
+        LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+        List<LoaderPath.Place> places = LoaderPath.places(host, cache);
+        List<Path> order = places.stream().map(LoaderPath.Place::dir).toList();
         int targetIndex = LoaderPath.indexOf(host, order, runtimeDir);
-        if (targetIndex < 0) {
+        String soname = major == 0 ? null : host.windows() ? "cudnn64_" + major + ".dll" : "libcudnn.so." + major;
+        Optional<LoaderPath.Hit> byName = soname == null ? Optional.empty()
+                : LoaderPath.find(host, cache, soname, List.of(), List.of());
+        if (!host.windows() && targetIndex < 0) {
+            Optional<LoaderPath.ConfLine> conf = LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), runtimeDir);
+            if (conf.isPresent() && (soname == null || !Files.exists(runtimeDir.resolve(soname)))) {
+                targetIndex = order.size(); // listed, and ldconfig will cache the new files: fine for an install
+            } else if (conf.isPresent()) {
+                findings.add(Finding.warn("search-path.missing", runtimeDir + " is listed in " + conf.get()
+                                + " but /etc/ld.so.cache has no entry for " + soname + " there: ldconfig has not been run"
+                                + " since, so the loader does not search it", "sudo ldconfig"));
+                targetIndex = -2;
+            }
+        }
+        if (targetIndex == -1) {
             findings.add(Finding.warn("search-path.missing", runtimeDir + " is not on the library search path ("
-                            + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.conf") + "), so programs will not find cuDNN there",
+                            + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.cache") + "), so programs will not find cuDNN there",
                     fixLine(host, runtimeDir)));
         }
         List<CudnnCopy> copies = new ArrayList<>();
@@ -57,17 +73,28 @@ public final class LibrarySearchCheck {
             int idx = LoaderPath.indexOf(host, order, dir);
             for (Found f : mainLibraries(host, dir)) {
                 boolean sameMajor = major == 0 || f.major == null || f.major == major;
-                boolean wins = idx >= 0 && (targetIndex < 0 || idx < targetIndex);
+                boolean wins;
+                if (!host.windows() && sameMajor && soname != null && Files.exists(runtimeDir.resolve(soname))) {
+                    // installed: the loader model says exactly which file a program gets
+                    wins = byName.isPresent() && host.samePath(byName.get().file().getParent(), dir);
+                } else {
+                    // not installed yet (an install's preflight): by the order of the folders
+                    wins = idx >= 0 && (targetIndex < 0 || idx < targetIndex);
+                }
+                LoaderPath.Place place = byName.isPresent() && !host.windows()
+                        && host.samePath(byName.get().file().getParent(), dir) ? byName.get().place()
+                        : idx >= 0 ? places.get(idx) : null;
                 CudnnCopy copy = new CudnnCopy(f.path.toString(), f.major, f.version, idx >= 0, wins && sameMajor);
                 copies.add(copy);
                 String what = "cuDNN " + (f.version != null ? f.version : String.valueOf(f.major)) + " at " + f.path;
                 if (wins && sameMajor) {
                     findings.add(Finding.error("cudnn.shadow", what + " is found by the loader before the copy in " + runtimeDir
-                                    + ", so programs load that one instead", shadowFix(host, f.path)));
+                                    + (place == null ? "" : " (through " + place.describe() + ")")
+                                    + ", so programs load that one instead", shadowFix(host, f.path, place, runtimeDir)));
                 } else {
                     findings.add(Finding.warn("cudnn.shadow", what + (idx >= 0 ? " is on the search path after " + runtimeDir
                                     : " is not on the search path now but is picked up when that environment is active"),
-                            shadowFix(host, f.path)));
+                            shadowFix(host, f.path, place, runtimeDir)));
                 }
             }
         }
@@ -234,8 +261,40 @@ public final class LibrarySearchCheck {
                 + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
     }
 
-    private static String shadowFix(Host host, Path lib) {
+    /** The fix for a copy that is found first, naming what put it first. */
+    public static String shadowFix(Host host, Path lib, LoaderPath.Place place, Path target) {
         String p = lib.toString().toLowerCase(Locale.ROOT);
+        if (place != null) {
+            switch (place.mechanism()) {
+                case LD_SO_CACHE -> {
+                    return place.detail() != null
+                            ? "its folder is " + place.detail() + ": remove that line (or delete the copy) and run sudo ldconfig"
+                            : "ldconfig caches " + place.dir() + " (a system folder): remove that copy's package"
+                            + " (e.g. sudo apt remove 'libcudnn*') and run sudo ldconfig, or put " + target
+                            + " first on LD_LIBRARY_PATH";
+                }
+                case DEFAULT_FOLDER -> {
+                    return place.dir() + " is a system folder the loader always searches: remove that copy's package"
+                            + " (e.g. sudo apt remove 'libcudnn*') or put " + target + " first on LD_LIBRARY_PATH";
+                }
+                case LD_LIBRARY_PATH -> {
+                    return "remove " + place.dir() + " from LD_LIBRARY_PATH (where your shell profile or job script sets it),"
+                            + " or put " + target + " before it";
+                }
+                case SYSTEM32, WINDOWS_FOLDER -> {
+                    return "delete or rename " + lib + " (copied there by hand; nothing from NVIDIA puts cuDNN in "
+                            + (place.mechanism() == LoaderPath.Mechanism.SYSTEM32 ? "System32" : "the Windows folder") + ")";
+                }
+                case PATH -> {
+                    return "remove " + place.dir() + " from PATH" + (place.detail() == null
+                            ? " (the user or the machine variable: System Properties > Environment Variables)" : "")
+                            + ", or move " + target + " before it";
+                }
+                default -> {
+                    // the rpath, runpath and application folder belong to one program: the generic fix below
+                }
+            }
+        }
         if (p.contains("conda") || p.contains("envs")) {
             return "this copy belongs to a conda environment: deactivate it, or remove cudnn from it (conda remove cudnn)";
         }

@@ -70,6 +70,105 @@ public final class PeFile {
         }
     }
 
+    /**
+     * Why Windows cannot map this image, or empty when its headers, section table and every
+     * section's raw data fit inside the file (a copy cut short fails otherwise).
+     */
+    public static java.util.Optional<String> damage(Path file) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            if (size < 64) {
+                return java.util.Optional.of("it is only " + size + " bytes, too short for a DLL");
+            }
+            ByteBuffer dos = readAt(ch, 0, 64);
+            if (dos.getShort(0) != 0x5A4D) {
+                return java.util.Optional.of("it is not a Windows DLL (no MZ header)");
+            }
+            long peOffset = Integer.toUnsignedLong(dos.getInt(0x3C));
+            if (peOffset + 24 > size) {
+                return java.util.Optional.of("its PE header lies past the end of the file (cut short)");
+            }
+            ByteBuffer coff = readAt(ch, peOffset, 24);
+            int sections = Short.toUnsignedInt(coff.getShort(6));
+            long table = peOffset + 24 + Short.toUnsignedInt(coff.getShort(20));
+            if (table + 40L * sections > size) {
+                return java.util.Optional.of("its section table ends at byte " + (table + 40L * sections)
+                        + " but the file has " + size + " bytes (cut short)");
+            }
+            for (int i = 0; i < sections; i++) {
+                ByteBuffer s = readAt(ch, table + 40L * i, 40);
+                long end = Integer.toUnsignedLong(s.getInt(20)) + Integer.toUnsignedLong(s.getInt(16));
+                if (Integer.toUnsignedLong(s.getInt(16)) > 0 && end > size) {
+                    return java.util.Optional.of("its section " + i + " ends at byte " + end + " but the file has " + size
+                            + " bytes (cut short)");
+                }
+            }
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** The names a DLL exports (its export directory's name table), as dumpbin /exports lists them. */
+    public static java.util.Set<String> exports(Path file) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            ByteBuffer dos = readAt(ch, 0, 64);
+            if (dos.getShort(0) != 0x5A4D) {
+                throw new IOException(file.getFileName() + " is not a Windows executable (no MZ header)");
+            }
+            long peOffset = Integer.toUnsignedLong(dos.getInt(0x3C));
+            ByteBuffer coff = readAt(ch, peOffset, 24);
+            int sections = Short.toUnsignedInt(coff.getShort(6));
+            int optionalSize = Short.toUnsignedInt(coff.getShort(20));
+            ByteBuffer opt = readAt(ch, peOffset + 24, optionalSize);
+            int dirStart = opt.getShort(0) == 0x20b ? 112 : 96; // PE32+ or PE32: the data directories
+            if (optionalSize < dirStart + 8) {
+                return java.util.Set.of();
+            }
+            long exportRva = Integer.toUnsignedLong(opt.getInt(dirStart));
+            long table = peOffset + 24 + optionalSize;
+            long[][] map = new long[Math.min(sections, 96)][];
+            for (int i = 0; i < map.length; i++) {
+                ByteBuffer s = readAt(ch, table + 40L * i, 40);
+                map[i] = new long[] {Integer.toUnsignedLong(s.getInt(12)), Integer.toUnsignedLong(s.getInt(8)),
+                        Integer.toUnsignedLong(s.getInt(20)), Integer.toUnsignedLong(s.getInt(16))};
+            }
+            java.util.Set<String> out = new java.util.LinkedHashSet<>();
+            if (exportRva == 0) {
+                return out;
+            }
+            ByteBuffer dir = readAt(ch, offset(map, exportRva), 40);
+            int names = dir.getInt(24);
+            long namePointers = offset(map, Integer.toUnsignedLong(dir.getInt(32)));
+            if (names < 0 || names > 1 << 20) {
+                throw new IOException("implausible export table");
+            }
+            ByteBuffer ptrs = readAt(ch, namePointers, names * 4);
+            for (int i = 0; i < names; i++) {
+                long at = offset(map, Integer.toUnsignedLong(ptrs.getInt(i * 4)));
+                ByteBuffer n = readAt(ch, at, (int) Math.min(256, ch.size() - at));
+                StringBuilder sb = new StringBuilder();
+                while (n.hasRemaining()) {
+                    byte b = n.get();
+                    if (b == 0) {
+                        break;
+                    }
+                    sb.append((char) b);
+                }
+                out.add(sb.toString());
+            }
+            return out;
+        }
+    }
+
+    /** A relative virtual address to a file offset through the section table {va, vsize, raw, rawsize}. */
+    private static long offset(long[][] map, long rva) throws IOException {
+        for (long[] s : map) {
+            if (rva >= s[0] && rva < s[0] + Math.max(s[1], s[3])) {
+                return s[2] + (rva - s[0]);
+            }
+        }
+        throw new IOException("an address outside every section");
+    }
+
     /** Finds VS_FIXEDFILEINFO by its signature (DWORD-aligned) and decodes dwFileVersionMS/LS. */
     static String fixedFileVersion(ByteBuffer rsrc) {
         for (int i = 0; i + 16 <= rsrc.limit(); i += 4) {

@@ -49,6 +49,7 @@ public final class ProbeMain {
             byName(loader, name);
         }
         loadSubLibraries(loader, subs);
+        announce(library);
         NativeLoader.Opened main = loader.open(library, true, false);
         if (!main.ok()) {
             ObjectNode e = event("mainLoadFailed").put("path", library).put("error", main.error());
@@ -125,6 +126,7 @@ public final class ProbeMain {
             progress = false;
             for (java.util.Iterator<String> it = left.iterator(); it.hasNext(); ) {
                 String sub = it.next();
+                announce(sub);
                 NativeLoader.Opened o = loader.open(sub, true, true);
                 last.put(sub, o);
                 if (o.ok()) {
@@ -146,6 +148,7 @@ public final class ProbeMain {
 
     /** Loads by bare name through the ordinary search, notes which file won, and unloads it again. */
     private static void byName(NativeLoader loader, String name) {
+        announce(name);
         NativeLoader.Opened o = loader.open(name, false, false);
         if (!o.ok()) {
             emit(event("byName").put("name", name).put("error", o.error()));
@@ -154,6 +157,14 @@ public final class ProbeMain {
         Pointer sym = loader.symbol(o.handle(), "cudnnGetVersion");
         emit(event("byName").put("name", name).put("loadedPath", loader.fileOf(o.handle(), sym)));
         loader.close(o.handle());
+    }
+
+    /**
+     * Says which file the loader is about to map, before it does: a damaged file kills the process
+     * inside the loader (SIGBUS), and this line is then the only word of which file it was.
+     */
+    private static void announce(String pathOrName) {
+        emit(event("loading").put("path", pathOrName));
     }
 
     private static ObjectNode event(String type) {

@@ -17,7 +17,16 @@ public record ProbeResult(String library, String loadedPath, String loadedByName
                           Long version, String versionString, Long cudartVersion, String cudartVersionString,
                           List<Integer> properties, Long maxDeviceVersion, Integer handleStatus, String handleStatusName,
                           List<SubLibrary> subLibraries, String loadError, Integer childExit, boolean crashed,
-                          boolean timedOut, String lastCall, String stderrTail) {
+                          boolean timedOut, String lastCall, String stderrTail, Crash crash) {
+
+    /**
+     * How the child died, read from the JVM's fatal-error report: the signal ("SIGBUS"), the
+     * problematic frame ("C  [ld-linux-x86-64.so.2+0x1d6c4]"), the file the loader was mapping
+     * when it died (from the probe's "loading" line), and where the JVM wrote its hs_err log.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Crash(String signal, String frame, String loading, String errorLog) {
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record SubLibrary(String path, boolean loaded, String error, Integer errorCode) {

@@ -38,6 +38,7 @@ public final class ProbeRunner {
                 .orElse(System.getProperty("java.home") + sep + "bin" + sep + "java");
         String cp = System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(exe, "-Xss1m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        cmd.addAll(crashOptions(System.getProperty("java.io.tmpdir")));
         // The build leaves a class-data archive of the probe next to the jar: a faster start.
         if (cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator)) {
             java.nio.file.Path jsa = java.nio.file.FileSystems.getDefault().getPath(cp).resolveSibling("cudnn-probe.jsa");
@@ -47,6 +48,17 @@ public final class ProbeRunner {
         }
         cmd.addAll(List.of("-cp", cp));
         return cmd;
+    }
+
+    /**
+     * A crash inside a native library must leave nothing in the user's current folder: the JVM's
+     * hs_err report goes to the temp folder and no core file is written.
+     */
+    static List<String> crashOptions(String tempDir) {
+        String sep = java.io.File.separator;
+        String dir = tempDir == null || tempDir.isBlank() ? "." : tempDir;
+        return List.of("-XX:ErrorFile=" + (dir.endsWith(sep) ? dir : dir + sep) + "cudnn-probe-hs_err_pid%p.log",
+                "-XX:-CreateCoredumpOnCrash");
     }
 
     /**
@@ -149,6 +161,7 @@ public final class ProbeRunner {
         String loadError = null;
         String lastCall = null;
         boolean done = false;
+        String loading = null;
         List<ProbeResult.SubLibrary> subs = new ArrayList<>();
         for (String line : r.out().split("\\R")) {
             if (!line.startsWith("{")) {
@@ -158,7 +171,12 @@ public final class ProbeRunner {
             if (e == null) {
                 continue; // garbage from a dying process is not evidence
             }
-            switch (e.text("event") == null ? "" : e.text("event")) {
+            String type = e.text("event") == null ? "" : e.text("event");
+            if (!type.equals("loading") && !type.equals("calling")) {
+                loading = null; // any answer after a "loading" line means the mapping itself survived
+            }
+            switch (type) {
+                case "loading" -> loading = text(e, "path");
                 case "byName" -> {
                     byName = text(e, "loadedPath");
                     byNameError = text(e, "error");
@@ -185,9 +203,40 @@ public final class ProbeRunner {
         String cudartString = cudart == null || cudart <= 0 ? null : CudaVersion.fromCudartNumber(cudart).toString();
         boolean crashed = !r.timedOut() && (!r.started() || !done || r.exitCode() != 0);
         String tail = r.started() ? r.tail(4) : r.startFailure();
+        ProbeResult.Crash crash = crashed && r.started() ? crash(r, loading) : null;
+        if (crash != null && crash.frame() != null) {
+            tail = crash.signal() + " in " + crash.frame(); // not the JVM's crash boilerplate
+        }
         return new ProbeResult(library, loaded, byName, byNameError, version, versionString, cudart, cudartString, props,
                 maxDev, handle, handleName, subs, loadError, r.started() && !r.timedOut() ? r.exitCode() : null, crashed,
-                r.timedOut(), done ? null : lastCall, crashed || r.timedOut() ? tail : null);
+                r.timedOut(), done ? null : lastCall, crashed || r.timedOut() ? tail : null, crash);
+    }
+
+    private static final java.util.regex.Pattern SIGNAL = java.util.regex.Pattern.compile(
+            "#\\s+(SIG[A-Z]+|EXCEPTION_[A-Z_]+) \\(0x[0-9a-fA-F]+\\)");
+    private static final java.util.regex.Pattern FRAME = java.util.regex.Pattern.compile(
+            "# Problematic frame:\\R#\\s*(.+)");
+    private static final java.util.regex.Pattern LOG = java.util.regex.Pattern.compile(
+            "# An error report file with more information is saved as:\\R#\\s*(\\S.*)");
+
+    /**
+     * Reads the JVM's fatal-error banner (it goes to standard output): the signal and the
+     * problematic frame. No banner and exit 134 means a plain abort() (cuDNN's own, with its
+     * message on standard error): signal SIGABRT, no frame.
+     */
+    static ProbeResult.Crash crash(ProcessResult r, String loading) {
+        String text = r.out() + "\n" + r.err();
+        java.util.regex.Matcher s = SIGNAL.matcher(text);
+        java.util.regex.Matcher f = FRAME.matcher(text);
+        java.util.regex.Matcher l = LOG.matcher(text);
+        String signal = s.find() ? s.group(1) : r.exitCode() == 134 ? "SIGABRT" : r.exitCode() == 139 ? "SIGSEGV"
+                : r.exitCode() == 135 ? "SIGBUS" : null;
+        String frame = f.find() ? f.group(1).strip() : null;
+        String log = l.find() ? l.group(1).strip() : null;
+        if (signal == null && loading == null) {
+            return null;
+        }
+        return new ProbeResult.Crash(signal, frame, loading, log);
     }
 
     private static String text(Event e, String field) {

@@ -33,14 +33,18 @@ public final class ProbeCheck {
                                          boolean driverPresent) {
         List<Finding> out = new ArrayList<>();
         String reinstall = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
-        if (p.loadError() != null) {
+        if (p.loadError() != null && denied(p.loadError())) {
+            out.add(FileChecks.unreadableFinding(host, p.library()));
+        } else if (p.loadError() != null) {
             out.add(Finding.error("cudnn.load-failed", "could not load " + p.library() + ": " + p.loadError(),
                     p.loadError().contains("193") ? "replace it with the 64-bit (x64) build" : reinstall));
         }
         List<String> failedSubs = new ArrayList<>();
         boolean mixed = false;
         for (ProbeResult.SubLibrary s : p.subLibraries()) {
-            if (!s.loaded()) {
+            if (!s.loaded() && denied(s.error())) {
+                out.add(FileChecks.unreadableFinding(host, s.path()));
+            } else if (!s.loaded()) {
                 failedSubs.add(s.path() + ": " + s.error());
                 mixed |= s.errorCode() != null && s.errorCode() == 127 || String.valueOf(s.error()).contains("undefined symbol");
             }
@@ -51,13 +55,7 @@ public final class ProbeCheck {
                     mixed ? "sub-libraries from different cuDNN releases are mixed: " + reinstall : reinstall));
         }
         if (p.incomplete()) {
-            String how = p.timedOut() ? "did not answer within " + ProbeRunner.TIMEOUT.toSeconds() + " s"
-                    : "ended with exit status " + p.childExit() + (p.childExit() != null && p.childExit() == 134
-                    ? " (SIGABRT: cuDNN aborted the process)" : "");
-            out.add(Finding.error("cudnn.load-failed", "the probe process " + how
-                            + (p.lastCall() == null ? "" : " while calling " + p.lastCall())
-                            + (p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\""),
-                    "a sub-library is missing or from another release (the message above names it): " + reinstall));
+            out.add(crashFinding(p, reinstall));
         }
         if (p.loadedByNamePath() != null && p.loadedPath() != null && !sameFile(host, p.loadedByNamePath(), p.loadedPath())) {
             String other = LibrarySearchCheck.versionOfLibrary(host, host.path(p.loadedByNamePath()));
@@ -96,6 +94,47 @@ public final class ProbeCheck {
             }
         }
         return out;
+    }
+
+    /**
+     * Why the child died, by signal: SIGBUS or SIGSEGV while the loader was mapping a file is a
+     * damaged (cut short) or foreign file, named; SIGABRT is cuDNN's own abort() with its message.
+     */
+    static Finding crashFinding(ProbeResult p, String reinstall) {
+        ProbeResult.Crash c = p.crash();
+        String said = p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\"";
+        if (p.timedOut()) {
+            return Finding.error("cudnn.load-failed", "the probe process did not answer within "
+                            + ProbeRunner.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
+                    "a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + reinstall);
+        }
+        String signal = c == null ? null : c.signal();
+        if (c != null && c.loading() != null && signal != null && !signal.equals("SIGABRT")) {
+            return Finding.error("cudnn.damaged-file", "the probe process died of " + signal + " while the loader was mapping "
+                            + c.loading() + (c.frame() == null ? "" : " (problematic frame: " + c.frame() + ")")
+                            + ": the file is damaged (cut short) or not a library for this machine"
+                            + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
+                    "replace " + c.loading() + ": " + reinstall);
+        }
+        if ("SIGABRT".equals(signal)) {
+            return Finding.error("cudnn.load-failed", "cuDNN aborted the probe process (SIGABRT, exit status " + p.childExit() + ")"
+                            + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
+                    "a sub-library is missing or from another release (the message above names it): " + reinstall);
+        }
+        if (signal != null) {
+            return Finding.error("cudnn.load-failed", "the probe process crashed with " + signal
+                            + (c.frame() == null ? "" : " in " + c.frame())
+                            + (p.lastCall() == null ? "" : " while calling " + p.lastCall())
+                            + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
+                    "the library crashes when called: " + reinstall + "; if it persists, update the NVIDIA driver");
+        }
+        return Finding.error("cudnn.load-failed", "the probe process ended with exit status " + p.childExit()
+                        + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
+                "a sub-library is missing or from another release (the message above names it): " + reinstall);
+    }
+
+    private static boolean denied(String loaderError) {
+        return loaderError != null && loaderError.toLowerCase(java.util.Locale.ROOT).contains("permission denied");
     }
 
     static boolean sameFile(Host host, String a, String b) {

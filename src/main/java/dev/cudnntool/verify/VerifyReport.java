@@ -9,9 +9,12 @@ import dev.cudnntool.install.InstallTarget;
 import dev.cudnntool.probe.ProbeResult;
 import java.util.List;
 
-/** Everything cudnn-verify established; {@code ok} when no finding is an error. */
+/**
+ * Everything cudnn-verify established; {@code ok} when no finding is an error (with --all, also
+ * none of any copy's findings). {@code copies}: every cuDNN on the machine.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
                            InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
-                           boolean ok) {
+                           boolean ok, List<CudnnCopy> copies) {
 }

@@ -5,6 +5,7 @@ import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.CudnnVersion;
 import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.LibrarySearchCheck;
@@ -44,6 +45,57 @@ public final class VerifyService {
     }
 
     public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect) {
+        return verify(cudaPath, prefix, expect, false);
+    }
+
+    /** @param all diagnose every cuDNN copy found, not only the target (verify --all) */
+    public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {
+        VerifyReport r = verifyTarget(cudaPath, prefix, expect);
+        Path runtime = r.cudnn() != null ? r.cudnn().runtimeDir() : null;
+        List<CudnnCopy> copies = CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
+        List<Finding> findings = new ArrayList<>(r.findings());
+        findings.addAll(CopyFinder.findings(host, copies));
+        boolean ok = r.ok();
+        if (all) {
+            List<CudnnCopy> diagnosed = new ArrayList<>();
+            for (CudnnCopy copy : copies) {
+                List<Finding> f = copy.origin() == CudnnCopy.Origin.TARGET ? r.findings() : diagnose(copy);
+                ok &= !Finding.anyError(f);
+                diagnosed.add(copy.withFindings(f));
+            }
+            copies = diagnosed;
+        }
+        return new VerifyReport(r.platform(), r.driver(), r.toolkit(), r.toolkitsFound(), r.target(), r.cudnn(), r.probe(),
+                List.copyOf(findings), ok, copies);
+    }
+
+    /** verify --all for a copy other than the target: its files, read-only (nothing of it is loaded). */
+    List<Finding> diagnose(CudnnCopy copy) {
+        Path lib = host.path(copy.path());
+        Optional<InstalledCudnn> c = CudnnScan.scan(host, List.of(lib.getParent()),
+                copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir(), null, copy.major());
+        List<Finding> out = new ArrayList<>();
+        if (c.isEmpty()) {
+            return out;
+        }
+        out.addAll(FileChecks.damaged(host, c.get()));
+        InstalledCudnn found = c.get();
+        if (found.headerFile() == null) {
+            // pip and conda copies keep headers elsewhere or none: missing headers are not this copy's fault
+            found = new InstalledCudnn(found.major(), found.runtimeDir(), found.mainLibrary(), found.subLibraries(),
+                    found.missing().stream().filter(m -> !m.startsWith("include/")).toList(), null, null,
+                    found.fileVersions(), found.otherMajors());
+        }
+        files(found, out);
+        out.addAll(DependencyCheck.findings(host, found, null));
+        if (!Finding.anyError(out)) {
+            out.add(Finding.info("cudnn.ok", "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
+                    + found.runtimeDir() + " (files checked, not loaded)"));
+        }
+        return out;
+    }
+
+    private VerifyReport verifyTarget(Path cudaPath, Path prefix, CudnnVersion expect) {
         List<Finding> findings = new ArrayList<>();
         Platform platform = Platform.detect(host);
         findings.addAll(PlatformCheck.check(platform, null));
@@ -95,10 +147,12 @@ public final class VerifyService {
             scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir, expect == null ? 0 : expect.major());
         }
         CompletableFuture<ProbeResult> probing = null;
-        if (scanned.isPresent() && probe != null) {
+        // A damaged image would kill the probe inside the loader: caught from its headers first.
+        List<Finding> damaged = scanned.isPresent() ? FileChecks.damaged(host, scanned.get()) : List.of();
+        String bareName = scanned.isEmpty() ? null : host.windows() ? CudnnComponents.windowsDll("cudnn", scanned.get().major())
+                : CudnnComponents.linuxSoname("cudnn", scanned.get().major());
+        if (scanned.isPresent() && probe != null && damaged.isEmpty()) {
             InstalledCudnn c = scanned.get();
-            String bareName = host.windows() ? CudnnComponents.windowsDll("cudnn", c.major())
-                    : CudnnComponents.linuxSoname("cudnn", c.major());
             probing = CompletableFuture.supplyAsync(() -> probe.probe(c.mainLibrary(), bareName, c.subLibraries()));
         }
         DriverCheck.Result driver = DriverCheck.check(host, platform, null);
@@ -115,14 +169,34 @@ public final class VerifyService {
             return report(platform, driver, toolkit, found, target, null, null, findings);
         }
         InstalledCudnn c = scanned.get();
+        findings.addAll(damaged);
         files(c, findings);
         LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(), c.headerVersion());
-        findings.addAll(search.findings());
         ProbeResult p = probing == null ? null : probing.join();
-        if (p != null) {
-            findings.addAll(ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
-                    driver.driver().present()));
+        List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
+        for (Finding f : search.findings()) {
+            // the probe's by-name failure says the same as the model's warning, with the loader's own words
+            if (!(f.id().equals("search-path.missing") && byName.stream().anyMatch(b -> b.id().equals("cudnn.not-found-by-name")))) {
+                findings.add(f);
+            }
         }
+        findings.addAll(byName);
+        if (p != null) {
+            for (Finding f : ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
+                    driver.driver().present())) {
+                if (f.id().equals("cudnn.header-library-mismatch") && TwoMajors.applies(c)) {
+                    continue; // said better by cudnn.two-majors
+                }
+                findings.add(f.id().equals("cudnn.shadowed") && p.loadedByNamePath() != null && p.loadedPath() != null
+                        ? new Finding(f.id(), f.severity(), f.message(), ByNameCheck.shadowedFix(host,
+                        host.path(p.loadedByNamePath()), host.path(p.loadedPath()).getParent())) : f);
+            }
+        }
+        CudaVersion built = p != null && p.cudartVersion() != null && p.cudartVersion() > 0
+                ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
+        findings.addAll(DriverFit.findings(host, driver.driver(), built));
+        findings.addAll(DependencyCheck.findings(host, c, built != null ? Integer.valueOf(built.major())
+                : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {
@@ -144,7 +218,7 @@ public final class VerifyService {
                                 InstallTarget target,
                                 InstalledCudnn c, ProbeResult p, List<Finding> findings) {
         return new VerifyReport(platform, driver.driver(), toolkit, found, target, c, p, List.copyOf(findings),
-                !Finding.anyError(findings));
+                !Finding.anyError(findings), List.of());
     }
 
     private static void unfinished(InstallTarget target, List<Finding> findings) {
@@ -164,10 +238,19 @@ public final class VerifyService {
 
     /** Completeness, mixed releases, Windows image checks. */
     private void files(InstalledCudnn c, List<Finding> findings) {
-        if (!c.missing().isEmpty()) {
+        java.util.Map<String, Path> dangling = FileChecks.danglingLinks(c);
+        List<String> missing = c.missing().stream().filter(m -> !dangling.containsKey(m)).toList();
+        if (!missing.isEmpty()) {
             findings.add(Finding.error("cudnn.incomplete", "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
-                            + String.join(", ", c.missing()),
-                    "reinstall the complete archive with cudnn-install (a manual copy often misses lib\\x64 or sub-libraries)"));
+                            + String.join(", ", missing),
+                    "reinstall the complete archive with cudnn-install (a manual copy often misses "
+                            + (host.windows() ? "lib\\x64 or sub-libraries)" : "sub-libraries or their links)")));
+        }
+        findings.addAll(FileChecks.dangling(host, c, dangling));
+        findings.addAll(FileChecks.unreadable(host, c));
+        findings.addAll(TwoMajors.findings(host, c));
+        if (c.headerFile() != null) {
+            findings.addAll(FileChecks.exportsAgainstHeaders(host, c, host.path(c.headerFile()).getParent()));
         }
         Set<String> releases = new HashSet<>();
         for (String v : c.fileVersions().values()) {

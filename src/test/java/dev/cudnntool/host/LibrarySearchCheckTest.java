@@ -151,4 +151,50 @@ class LibrarySearchCheckTest {
         assertTrue(LibrarySearchCheck.check(host, bin, 9, CudnnVersion.of(9, 5, 1)).findings().stream()
                 .noneMatch(f -> f.id().startsWith("cudnn.zlibwapi")));
     }
+
+    /** A1: ld.so.conf.d names the folder, but the cache (what the loader reads) has nothing from it. */
+    @Test
+    void aListedFolderThatLdconfigNeverCachedIsNotSearched() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.0");
+        Path lib = fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib");
+        Files.writeString(lib.resolve("libcudnn.so.9"), "elf");
+        TestHosts.write(fs.getPath("/etc/ld.so.conf"), "include /etc/ld.so.conf.d/*.conf\n");
+        TestHosts.write(fs.getPath("/etc/ld.so.conf.d/000_cuda.conf"), "# CUDA\n/usr/local/cuda-12.2/targets/x86_64-linux/lib\n");
+        Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
+        LibrarySearchCheck.Result r = LibrarySearchCheck.check(host, fs.getPath("/usr/local/cuda-12.2/lib64"), 9, V9_5);
+        assertFalse(r.targetOnSearchPath(), r.findings().toString());
+        Finding f = find(r.findings(), "search-path.missing");
+        assertTrue(f.message().contains("/etc/ld.so.conf.d/000_cuda.conf line 2") && f.message().contains("ldconfig"), f.message());
+        assertEquals("sudo ldconfig", f.fix());
+        // after ldconfig: the cache holds the file, and the folder is searched
+        Files.write(fs.getPath("/etc/ld.so.cache"), LdSoCache.write(List.<String[]>of(
+                new String[] {"libcudnn.so.9", lib + "/libcudnn.so.9"}), LdSoCache.x8664Flags()));
+        assertTrue(LibrarySearchCheck.check(host, fs.getPath("/usr/local/cuda-12.2/lib64"), 9, V9_5).targetOnSearchPath());
+        assertEquals(lib.resolve("libcudnn.so.9"), LoaderPath.find(host, LdSoCache.of(host), "libcudnn.so.9", List.of(), List.of())
+                .orElseThrow().file());
+    }
+
+    /** The loader's order: RPATH (only without RUNPATH), LD_LIBRARY_PATH, RUNPATH, the cache, the defaults. */
+    @Test
+    void theLinuxSearchOrderIsTheLoaders() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        for (String d : List.of("/rpath", "/env", "/runpath", "/cached", "/usr/lib", "/etc")) {
+            Files.createDirectories(fs.getPath(d));
+            Files.writeString(fs.getPath(d, "libx.so.1"), d);
+        }
+        Files.write(fs.getPath("/etc/ld.so.cache"), LdSoCache.write(List.<String[]>of(new String[] {"libx.so.1", "/cached/libx.so.1"}),
+                LdSoCache.x8664Flags()));
+        Host host = TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/env"), new FakeRunner());
+        LdSoCache cache = LdSoCache.of(host);
+        List<Path> rpath = List.of(fs.getPath("/rpath"));
+        List<Path> runpath = List.of(fs.getPath("/runpath"));
+        assertEquals(LoaderPath.Mechanism.RPATH, LoaderPath.find(host, cache, "libx.so.1", rpath, List.of()).orElseThrow().place().mechanism());
+        assertEquals(LoaderPath.Mechanism.LD_LIBRARY_PATH, LoaderPath.find(host, cache, "libx.so.1", rpath, runpath).orElseThrow().place().mechanism());
+        Host noEnv = TestHosts.linux(fs, Map.of(), new FakeRunner());
+        assertEquals(LoaderPath.Mechanism.RUNPATH, LoaderPath.find(noEnv, cache, "libx.so.1", rpath, runpath).orElseThrow().place().mechanism());
+        assertEquals(LoaderPath.Mechanism.LD_SO_CACHE, LoaderPath.find(noEnv, cache, "libx.so.1", List.of(), List.of()).orElseThrow().place().mechanism());
+        assertEquals(LoaderPath.Mechanism.DEFAULT_FOLDER, LoaderPath.find(noEnv, LdSoCache.empty(), "libx.so.1", List.of(), List.of())
+                .orElseThrow().place().mechanism());
+    }
 }

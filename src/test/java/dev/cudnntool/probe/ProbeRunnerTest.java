@@ -94,4 +94,46 @@ class ProbeRunnerTest {
         assertEquals(List.of(), new ProbeRunner(new FakeRunner().on("HolderMain C:\\x.dll", FakeRunner.ok("garbage")), List.of("java"))
                 .holders(List.of(fs.getPath("C:\\x.dll"))));
     }
+
+    /** A3: the JVM's fatal-error banner while the loader maps a file: the file, the signal, the frame. */
+    @Test
+    void aSigbusWhileLoadingNamesTheFileTheSignalAndTheFrame() {
+        String banner = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+                + "#  SIGBUS (0x7) at pc=0x00007f3a5c21d6c4, pid=4242, tid=4243\n#\n"
+                + "# JRE version: OpenJDK Runtime Environment (17.0.15+6) (build 17.0.15+6)\n"
+                + "# Problematic frame:\n# C  [ld-linux-x86-64.so.2+0x1d6c4]\n#\n"
+                + "# An error report file with more information is saved as:\n# /tmp/cudnn-probe-hs_err_pid4242.log\n";
+        ProbeResult p = parse(new ProcessResult(1, "{\"event\":\"loading\",\"path\":\"/t/libcudnn_graph.so.9\"}\n" + banner,
+                "", false, null));
+        assertEquals("SIGBUS", p.crash().signal());
+        assertEquals("/t/libcudnn_graph.so.9", p.crash().loading());
+        Finding f = findings(p).get(0);
+        assertEquals("cudnn.damaged-file", f.id());
+        assertTrue(f.message().contains("/t/libcudnn_graph.so.9") && f.message().contains("SIGBUS")
+                && f.message().contains("ld-linux-x86-64.so.2+0x1d6c4") && f.message().contains("/tmp/cudnn-probe-hs_err_pid4242.log"),
+                f.message());
+        assertFalse(f.message().contains("A fatal error has been detected"), "no JVM boilerplate: " + f.message());
+        assertTrue(f.fix().contains("/t/libcudnn_graph.so.9"), f.fix());
+    }
+
+    /** A3: a crash after the file was mapped is not a damaged file; an abort stays cuDNN's own. */
+    @Test
+    void aCrashAfterLoadingIsNotADamagedFile() {
+        String banner = "#  SIGSEGV (0xb) at pc=0x1, pid=1, tid=2\n# Problematic frame:\n# C  [libcudnn.so.9+0x1234]  cudnnCreate+0x14\n";
+        ProbeResult p = parse(new ProcessResult(1, LOADED + "{\"event\":\"calling\",\"function\":\"cudnnCreate\"}\n" + banner,
+                "", false, null));
+        Finding f = findings(p).get(0);
+        assertEquals("cudnn.load-failed", f.id());
+        assertTrue(f.message().contains("SIGSEGV") && f.message().contains("libcudnn.so.9+0x1234") && f.message().contains("cudnnCreate"),
+                f.message());
+    }
+
+    /** A3: the child's crash report goes to the temp folder and no core file is written. */
+    @Test
+    void theChildWritesNoCrashFilesIntoTheCurrentFolder() {
+        List<String> opts = ProbeRunner.crashOptions("/tmp");
+        assertEquals(List.of("-XX:ErrorFile=/tmp" + java.io.File.separator + "cudnn-probe-hs_err_pid%p.log", "-XX:-CreateCoredumpOnCrash"),
+                opts);
+        assertTrue(ProbeRunner.currentJava().containsAll(ProbeRunner.crashOptions(System.getProperty("java.io.tmpdir"))));
+    }
 }

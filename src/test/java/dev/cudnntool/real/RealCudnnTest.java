@@ -96,7 +96,9 @@ class RealCudnnTest {
         assertTrue(finding(install.json(), "install.probe-ok").get("message").asText().contains(Long.toString(api)));
         assertTrue(Files.isSymbolicLink(tk.resolve("lib64/libcudnn.so." + major)));
 
-        Run verify = cli(host, "verify", "--cuda-path", tk.toString(), "--expect", release, "--json");
+        // Programs load cuDNN by name: the toolkit's folder must be on the loader path (issue 11, A1).
+        Host onPath = host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
+        Run verify = cli(onPath, "verify", "--cuda-path", tk.toString(), "--expect", release, "--json");
         assertEquals(0, verify.exit(), verify.out() + verify.err());
         JsonNode probe = verify.json().get("probe");
         assertEquals(api, probe.get("version").asLong());
@@ -113,7 +115,7 @@ class RealCudnnTest {
         }
         assertTrue(finding(verify.json(), "cudnn.ok").get("message").asText().contains(release));
 
-        Run human = cli(host, "verify", "--cuda-path", tk.toString());
+        Run human = cli(onPath, "verify", "--cuda-path", tk.toString());
         assertTrue(human.out().contains("cudnnGetVersion " + api + " = " + release), human.out());
 
         Run rollback = cli(host, "rollback", "--cuda-path", tk.toString());

@@ -20,6 +20,11 @@ public final class NvidiaSmiOutputs {
             | GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |
             |   0  NVIDIA A100-SXM4-80GB          On  | 00000000:07:00.0 Off |                    0 |
             """;
+    public static final String R575 = """
+            +-----------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 575.51.03              Driver Version: 575.51.03      CUDA Version: 12.9     |
+            +-----------------------------------------+------------------------+----------------------+
+            """;
     public static final String R580 = """
             +-----------------------------------------------------------------------------------------+
             | NVIDIA-SMI 580.65.06              Driver Version: 580.65.06      CUDA Version: 13.0     |

@@ -1,0 +1,273 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.HeaderVersion;
+import dev.cudnntool.archive.LibraryName;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.LdSoCache;
+import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.host.LoaderPath;
+import dev.cudnntool.host.SearchPath;
+import dev.cudnntool.host.Toolkit;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every cuDNN on the machine, read-only (file names, link chains, headers; nothing is loaded):
+ * the target, other toolkits, the distribution's (/usr/lib/x86_64-linux-gnu), Python wheels
+ * (site-packages/nvidia/cudnn, torch/lib), conda environments, and folders on PATH or
+ * LD_LIBRARY_PATH. Says which one a program loading cuDNN by name gets, and which one PyTorch
+ * loads. Roots come from the host's environment (HOME, USERPROFILE, APPDATA, LOCALAPPDATA,
+ * VIRTUAL_ENV, CONDA_PREFIX), so tests inject them.
+ */
+public final class CopyFinder {
+    private static final List<String> CONDA_ROOTS = List.of("miniconda3", "anaconda3", "miniforge3", "mambaforge");
+
+    /** A folder that may hold cuDNN, where it came from, and where its headers would be. */
+    record Place(Path dir, CudnnCopy.Origin origin, Path includeDir) {
+    }
+
+    private CopyFinder() {
+    }
+
+    /**
+     * @param target   the verified install's runtime folder, or null
+     * @param toolkits every toolkit found (the chosen one included)
+     */
+    public static List<CudnnCopy> find(Host host, Path target, List<Toolkit> toolkits) {
+        List<Place> places = new ArrayList<>();
+        if (target != null) {
+            places.add(new Place(target, CudnnCopy.Origin.TARGET, null));
+        }
+        for (Toolkit t : toolkits) {
+            places.add(new Place(host.windows() ? t.root().resolve("bin") : t.root().resolve("lib64"), CudnnCopy.Origin.TOOLKIT,
+                    t.root().resolve("include")));
+        }
+        if (!host.windows()) {
+            for (String d : List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")) {
+                places.add(new Place(host.path(d), CudnnCopy.Origin.SYSTEM, host.path("/usr/include")));
+            }
+        }
+        for (Path site : sitePackages(host)) {
+            places.add(new Place(site.resolve("nvidia").resolve("cudnn").resolve(host.windows() ? "bin" : "lib"), CudnnCopy.Origin.PIP,
+                    site.resolve("nvidia").resolve("cudnn").resolve("include")));
+            places.add(new Place(site.resolve("torch").resolve("lib"), CudnnCopy.Origin.PIP, site.resolve("torch").resolve("include")));
+        }
+        for (Path env : condaEnvs(host)) {
+            places.add(new Place(host.windows() ? env.resolve("Library").resolve("bin") : env.resolve("lib"), CudnnCopy.Origin.CONDA,
+                    host.windows() ? env.resolve("Library").resolve("include") : env.resolve("include")));
+        }
+        for (Path p : SearchPath.entries(host, host.env(host.windows() ? "PATH" : "LD_LIBRARY_PATH"))) {
+            places.add(new Place(p, CudnnCopy.Origin.PATH, p.getParent() == null ? null : p.getParent().resolve("include")));
+        }
+        LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+        Map<Integer, Optional<Path>> winners = new LinkedHashMap<>();
+        List<CudnnCopy> out = new ArrayList<>();
+        List<Path> seen = new ArrayList<>();
+        for (Place place : places) {
+            for (Path lib : mainLibraries(host, place.dir())) {
+                Path real = real(lib);
+                if (seen.stream().anyMatch(s -> host.samePath(s, real))) {
+                    continue;
+                }
+                seen.add(real);
+                int major = LibraryName.parse(lib.getFileName().toString()).map(LibraryName::major).orElse(0);
+                String version = LibrarySearchCheck.versionOfLibrary(host, lib);
+                if (version == null || version.chars().filter(ch -> ch == '.').count() < 1) {
+                    version = headerVersion(host, place.includeDir(), major).map(CudnnVersion::toString).orElse(version);
+                }
+                Optional<Path> winner = winners.computeIfAbsent(major, m -> LoaderPath.find(host, cache, bareName(host, m),
+                        List.of(), List.of()).map(h -> real(h.file())));
+                boolean wins = winner.isPresent() && host.samePath(winner.get(), real);
+                out.add(new CudnnCopy(lib.toString(), major, version, place.origin(), wins, place.includeDir(), List.of()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Info findings: which copy a program loading cuDNN by name gets, and for each Python
+     * site-packages with PyTorch, which copy PyTorch loads (its RPATH points into its own wheel's
+     * nvidia/cudnn/lib, or to the copy bundled in torch/lib), whatever the toolkit holds.
+     */
+    public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
+        List<Finding> out = new ArrayList<>();
+        for (CudnnCopy c : copies) {
+            if (c.winsByName() && copies.size() > 1) {
+                out.add(Finding.info("cudnn.copies", copies.size() + " cuDNN copies on this machine; a program loading "
+                        + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
+                        + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));
+            }
+        }
+        for (Path site : sitePackages(host)) {
+            if (!Files.isDirectory(site.resolve("torch"))) {
+                continue;
+            }
+            Path wheel = site.resolve("nvidia").resolve("cudnn").resolve(host.windows() ? "bin" : "lib");
+            Path bundled = site.resolve("torch").resolve("lib");
+            Optional<CudnnCopy> own = copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), wheel)).findFirst()
+                    .or(() -> copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), bundled)).findFirst());
+            out.add(Finding.info("cudnn.torch-copy", own.map(c -> "PyTorch in " + site + " loads its own wheel's cuDNN first (through"
+                    + " its RPATH): " + c.path() + (c.version() == null ? "" : " (cuDNN " + c.version() + ")")
+                    + ", whatever the toolkit or the system holds").orElse("PyTorch in " + site + " has no cuDNN of its own"
+                    + " there: it loads cuDNN by name like any program")));
+        }
+        return out;
+    }
+
+    static String bareName(Host host, int major) {
+        return host.windows() ? CudnnComponents.windowsDll("cudnn", major) : CudnnComponents.linuxSoname("cudnn", major);
+    }
+
+    private static Optional<CudnnVersion> headerVersion(Host host, Path includeDir, int major) {
+        if (includeDir == null) {
+            return Optional.empty();
+        }
+        List<Path> candidates = new ArrayList<>();
+        for (Path dir : List.of(includeDir, includeDir.resolve(host.windows() ? "x64" : "x86_64-linux-gnu"))) {
+            candidates.add(dir.resolve("cudnn_version_v" + major + ".h")); // Debian's packages, under alternatives
+            candidates.add(dir.resolve("cudnn_version.h"));
+        }
+        for (Path h : candidates) {
+            try {
+                if (Files.isRegularFile(h)) {
+                    Optional<CudnnVersion> v = HeaderVersion.parse(Files.readString(h, StandardCharsets.ISO_8859_1));
+                    if (v.isPresent() && v.get().major() == major) {
+                        return v;
+                    }
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // unreadable header: no version from it
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The main library of each major in a folder (the soname, else the first name of that major). */
+    static List<Path> mainLibraries(Host host, Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return out;
+        }
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*")) {
+            ds.forEach(files::add);
+        } catch (IOException | RuntimeException e) {
+            return out;
+        }
+        files.sort(null);
+        List<Integer> majors = new ArrayList<>();
+        for (Path f : files) {
+            Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
+            if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && !majors.contains(n.get().major())) {
+                majors.add(n.get().major());
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /** Python site-packages folders under the usual roots. */
+    static List<Path> sitePackages(Host host) {
+        List<Path> out = new ArrayList<>();
+        List<Path> envs = new ArrayList<>(condaEnvs(host));
+        String venv = host.env("VIRTUAL_ENV");
+        if (venv != null) {
+            envs.add(0, host.path(venv));
+        }
+        if (host.windows()) {
+            for (Path env : envs) {
+                add(out, env.resolve("Lib").resolve("site-packages"));
+            }
+            for (String var : List.of("APPDATA", "LOCALAPPDATA")) {
+                String root = host.env(var);
+                if (root == null) {
+                    continue;
+                }
+                Path base = var.equals("APPDATA") ? host.path(root, "Python") : host.path(root, "Programs", "Python");
+                for (Path py : children(base, "Python3*")) {
+                    add(out, var.equals("APPDATA") ? py.resolve("site-packages") : py.resolve("Lib").resolve("site-packages"));
+                }
+            }
+            return out;
+        }
+        for (Path env : envs) {
+            for (Path py : children(env.resolve("lib"), "python3*")) {
+                add(out, py.resolve("site-packages"));
+            }
+        }
+        String home = host.env("HOME");
+        if (home != null) {
+            for (Path py : children(host.path(home, ".local", "lib"), "python3*")) {
+                add(out, py.resolve("site-packages"));
+            }
+        }
+        for (String root : List.of("/usr/local/lib", "/usr/lib")) {
+            for (Path py : children(host.path(root), "python3*")) {
+                add(out, py.resolve("site-packages"));
+                add(out, py.resolve("dist-packages"));
+            }
+        }
+        return out;
+    }
+
+    /** $CONDA_PREFIX, the base installs under the home folder, and their envs/*. */
+    static List<Path> condaEnvs(Host host) {
+        List<Path> out = new ArrayList<>();
+        String prefix = host.env("CONDA_PREFIX");
+        if (prefix != null) {
+            add(out, host.path(prefix));
+        }
+        String home = host.env(host.windows() ? "USERPROFILE" : "HOME");
+        if (home != null) {
+            for (String r : CONDA_ROOTS) {
+                Path root = host.path(home, r);
+                add(out, root);
+                out.addAll(children(root.resolve("envs"), "*").stream().filter(p -> !out.contains(p)).toList());
+            }
+        }
+        return out;
+    }
+
+    private static void add(List<Path> out, Path dir) {
+        if (Files.isDirectory(dir) && !out.contains(dir)) {
+            out.add(dir);
+        }
+    }
+
+    private static List<Path> children(Path dir, String glob) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
+            for (Path p : ds) {
+                if (Files.isDirectory(p)) {
+                    out.add(p);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // unreadable: nothing found there
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
+}

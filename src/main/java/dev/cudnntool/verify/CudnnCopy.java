@@ -1,0 +1,33 @@
+package dev.cudnntool.verify;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.cudnntool.Finding;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One cuDNN main library found on the machine (JSON {@code copies}): where, which release, how it
+ * got there, and whether a program loading cuDNN by name gets it. {@code findings} only with
+ * {@code verify --all}.
+ */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record CudnnCopy(String path, @JsonIgnore int major, String version, Origin origin,
+                        @JsonInclude(JsonInclude.Include.ALWAYS) boolean winsByName,
+                        @JsonIgnore Path includeDir, List<Finding> findings) {
+
+    /** How the copy got onto the machine. */
+    public enum Origin {
+        TOOLKIT, SYSTEM, PIP, CONDA, PATH, TARGET;
+
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public CudnnCopy withFindings(List<Finding> f) {
+        return new CudnnCopy(path, major, version, origin, winsByName, includeDir, List.copyOf(f));
+    }
+}

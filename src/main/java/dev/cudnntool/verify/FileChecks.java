@@ -1,0 +1,229 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.host.ElfFile;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.PeFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checks of the cuDNN files that need no loading: damaged images (caught before the probe maps
+ * them), dangling links, unreadable files, and a dispatcher from another release than its
+ * headers (told by the functions it exports, not by file names).
+ */
+final class FileChecks {
+    /** A function declaration in cuDNN's headers: {@code cudnnStatus_t CUDNNWINAPI cudnnCreate(}. */
+    private static final Pattern DECLARED = Pattern.compile("CUDNNWINAPI\\s+(cudnn\\w+)\\s*\\(");
+    private static final int SHOWN = 5;
+
+    private FileChecks() {
+    }
+
+    /** The main library and every sub-library present, in that order. */
+    static List<Path> libraries(InstalledCudnn c) {
+        List<Path> all = new ArrayList<>();
+        all.add(c.mainLibrary());
+        all.addAll(c.subLibraries());
+        return all;
+    }
+
+    /**
+     * {@code cudnn.damaged-file} for each library whose ELF or PE headers do not fit the file:
+     * the loader would die mapping it (SIGBUS), so the probe must not be started.
+     */
+    static List<Finding> damaged(Host host, InstalledCudnn c) {
+        List<Finding> out = new ArrayList<>();
+        for (Path lib : libraries(c)) {
+            if (!Files.isRegularFile(lib) || !Files.isReadable(lib)) {
+                continue;
+            }
+            try {
+                Optional<String> why = host.windows() ? PeFile.damage(lib) : ElfFile.damage(lib);
+                if (why.isPresent()) {
+                    out.add(Finding.error("cudnn.damaged-file", realName(lib) + " is damaged: " + why.get()
+                                    + "; loading it would crash the program that tries",
+                            "replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
+                                    + " leaves such files)"));
+                }
+            } catch (IOException e) {
+                out.add(Finding.error("cudnn.damaged-file", realName(lib) + " cannot be read: " + e.getMessage(),
+                        "reinstall the complete archive with cudnn-install"));
+            }
+        }
+        return out;
+    }
+
+    /** "link (-> real file)" for a link, else the file itself. */
+    private static String realName(Path lib) {
+        try {
+            if (Files.isSymbolicLink(lib)) {
+                return lib + " (-> " + lib.toRealPath() + ")";
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // dangling: reported by danglingLinks
+        }
+        return lib.toString();
+    }
+
+    /**
+     * Library names in {@code c.missing()} that are really links whose target is gone, with the
+     * target they name.
+     */
+    static Map<String, Path> danglingLinks(InstalledCudnn c) {
+        Map<String, Path> out = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>(c.missing());
+        names.add(c.mainLibrary().getFileName().toString());
+        for (String name : names) {
+            if (name.contains("/")) {
+                continue;
+            }
+            Path link = c.runtimeDir().resolve(name);
+            if (Files.isSymbolicLink(link) && !Files.exists(link)) {
+                try {
+                    out.put(name, link.getParent().resolve(Files.readSymbolicLink(link)).normalize());
+                } catch (IOException e) {
+                    out.put(name, link);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code cudnn.dangling-link}: the link is there, its target is not. */
+    static List<Finding> dangling(Host host, InstalledCudnn c, Map<String, Path> links) {
+        List<Finding> out = new ArrayList<>();
+        for (Map.Entry<String, Path> e : links.entrySet()) {
+            Path link = c.runtimeDir().resolve(e.getKey());
+            Optional<Path> candidate = host.windows() ? Optional.empty() : realFileFor(c.runtimeDir(), e.getKey());
+            out.add(Finding.error("cudnn.dangling-link", link + " exists but is a link to " + e.getValue()
+                            + ", which does not exist, so the loader cannot open " + e.getKey(),
+                    candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
+                                    + " (or reinstall the complete archive with cudnn-install)")
+                            .orElse("reinstall the complete archive with cudnn-install (it lays the files and their links"
+                                    + " down together)")));
+        }
+        return out;
+    }
+
+    /** A real (non-link) file in {@code dir} whose name continues the soname: libcudnn_graph.so.9.5.1. */
+    private static Optional<Path> realFileFor(Path dir, String soname) {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob(soname) + ".*")) {
+            for (Path p : ds) {
+                if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    found.add(p);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        found.sort(null);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(found.size() - 1));
+    }
+
+    private static String glob(String name) {
+        return name.replace("\\", "\\\\").replace("*", "\\*").replace("?", "\\?").replace("{", "\\{").replace("[", "\\[");
+    }
+
+    /** {@code cudnn.unreadable}: the current user cannot read a library, so no program run by them can load it. */
+    static List<Finding> unreadable(Host host, InstalledCudnn c) {
+        List<Finding> out = new ArrayList<>();
+        for (Path lib : libraries(c)) {
+            if (Files.exists(lib) && !Files.isReadable(lib)) {
+                out.add(unreadableFinding(host, lib.toString()));
+            }
+        }
+        return out;
+    }
+
+    static Finding unreadableFinding(Host host, String path) {
+        String file = path;
+        try {
+            file = host.path(path).toRealPath().toString(); // the real file, not the soname link
+        } catch (IOException | RuntimeException ignored) {
+            // keep the name as given
+        }
+        String user = host.env(host.windows() ? "USERNAME" : "USER");
+        if (user == null) {
+            user = System.getProperty("user.name", "this user");
+        }
+        return Finding.error("cudnn.unreadable", file + " cannot be read by the user " + user
+                        + " (permission denied), so programs run by " + user + " cannot load cuDNN",
+                host.windows() ? "give Users read and execute permission on " + file
+                        + " (Properties > Security > Edit > Users > Read & execute; or icacls \"" + file + "\" /grant Users:RX)"
+                        : "sudo chmod a+r " + file);
+    }
+
+    /**
+     * {@code cudnn.mixed-versions} when the installed headers declare functions the dispatcher does
+     * not export: the main library is from another (older) release than the headers, whatever the
+     * files are called (pip wheels name them by soname only, and the dispatcher forwards
+     * cudnnGetVersion to the sub-libraries, so neither names nor the probe tell).
+     */
+    static List<Finding> exportsAgainstHeaders(Host host, InstalledCudnn c, Path includeDir) {
+        if (includeDir == null || c.headerVersion() == null || c.headerVersion().major() != c.major()
+                || !Files.isRegularFile(c.mainLibrary())) {
+            return List.of();
+        }
+        Set<String> declared = declared(includeDir, c.major());
+        if (declared.isEmpty()) {
+            return List.of();
+        }
+        Set<String> exported;
+        try {
+            exported = host.windows() ? PeFile.exports(c.mainLibrary()) : ElfFile.read(c.mainLibrary(), true).exports();
+        } catch (IOException | RuntimeException e) {
+            return List.of(); // damage is reported by damaged()
+        }
+        if (exported.isEmpty()) {
+            return List.of();
+        }
+        List<String> missing = new ArrayList<>(new TreeSet<>(declared));
+        missing.removeAll(exported);
+        if (missing.isEmpty()) {
+            return List.of();
+        }
+        String shown = String.join(", ", missing.subList(0, Math.min(SHOWN, missing.size())))
+                + (missing.size() > SHOWN ? " and " + (missing.size() - SHOWN) + " more" : "");
+        return List.of(Finding.error("cudnn.mixed-versions", "the main library " + c.mainLibrary() + " does not export "
+                        + missing.size() + " function" + (missing.size() == 1 ? "" : "s") + " that the cuDNN "
+                        + c.headerVersion() + " headers in " + includeDir + " declare (" + shown
+                        + "): the dispatcher is from another release than the headers and sub-libraries",
+                "reinstall one complete archive (or pip package) so the dispatcher, its sub-libraries and the headers"
+                        + " come from one release"));
+    }
+
+    /** The functions the major's headers in {@code includeDir} declare. */
+    static Set<String> declared(Path includeDir, int major) {
+        Set<String> out = new TreeSet<>();
+        for (String h : CudnnComponents.headers(major)) {
+            Path f = includeDir.resolve(h);
+            if (!Files.isRegularFile(f)) {
+                continue;
+            }
+            try {
+                Matcher m = DECLARED.matcher(Files.readString(f, StandardCharsets.ISO_8859_1));
+                while (m.find()) {
+                    out.add(m.group(1));
+                }
+            } catch (IOException ignored) {
+                // an unreadable header declares nothing we can see
+            }
+        }
+        return out;
+    }
+}
