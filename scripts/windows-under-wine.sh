@@ -182,7 +182,13 @@ zip_win=$(winpath "$archive")
 zip_sha=$(sha256sum "$archive" | cut -d" " -f1)   # the stand-in zip has NVIDIA's name but not its bytes: the catalogue would refuse it
 
 # ---- 1. the probe on the real DLLs --------------------------------------------------------------
+# Unpacked by hand but not on PATH: a program cannot load cudnn64_8.dll by name, and verify says so (exit 1).
+run 1 verify-prefix-off-path "$T" verify --prefix 'C:\cudnn' --json
+check verify-prefix-off-path 'd["probe"]["version"] == 8907 and any(f["id"] == "cudnn.not-found-by-name" for f in d["findings"])'
+# With C:\cudnn\bin on PATH (as --add-to-path or the guide's manual step would put it) it is healthy.
+export WINEPATH='C:\cudnn\bin'
 run 0 verify-prefix "$T" verify --prefix 'C:\cudnn' --json
+unset WINEPATH
 check verify-prefix 'd["probe"]["version"] == 8907 and d["probe"]["loadedPath"].endswith("cudnn64_8.dll")
  and len(d["probe"]["subLibraries"]) == 6 and all(s["loaded"] for s in d["probe"]["subLibraries"])'
 
