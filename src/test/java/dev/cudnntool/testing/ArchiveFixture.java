@@ -291,6 +291,23 @@ public final class ArchiveFixture {
         return this;
     }
 
+    /**
+     * Gives every Linux shared library a minimal but well-formed ELF image (its soname, cuDNN's
+     * version functions exported), so that verify's header checks pass on an installed fixture:
+     * for scripts that run the real launchers (the Ansible test), where no probe is loaded.
+     */
+    public ArchiveFixture withElfLibraries() {
+        java.util.regex.Pattern so = java.util.regex.Pattern.compile(".*/(libcudnn[^/]*\\.so)\\.(\\d+)(\\.[0-9.]+)?");
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            java.util.regex.Matcher m = so.matcher(e.path());
+            if (e.kind() == Entry.Kind.FILE && m.matches()) {
+                entries.set(i, new Entry(e.path(), e.kind(), Content.of(ElfImages.cudnn(m.group(1) + "." + m.group(2))), null, e.mode()));
+            }
+        }
+        return this;
+    }
+
     /** Replaces the content of the entry whose path ends with the suffix. */
     public ArchiveFixture replace(String pathSuffix, String text) {
         for (int i = 0; i < entries.size(); i++) {

@@ -20,7 +20,8 @@ public final class FixtureArchiveMain {
         }
         Path dir = Files.createDirectories(Path.of(args[0]));
         ArchiveFixture f = args[1].equals("windows") ? ArchiveFixture.windows(args[2], args[3])
-                : ArchiveFixture.linux(args[1].startsWith("linux-") ? args[1].substring(6) : "x86_64", args[2], args[3]);
+                : ArchiveFixture.linux(args[1].startsWith("linux-") ? args[1].substring(6) : "x86_64", args[2], args[3])
+                        .withElfLibraries(); // verify checks ELF headers before anything is loaded
         System.out.println(f.writeTo(dir).toAbsolutePath());
     }
 }
