@@ -49,9 +49,16 @@ final class ReadAheadInputStream extends InputStream {
         try (InputStream in = opener.open()) {
             while (!closed) {
                 byte[] buf = free.take();
-                int n = in.readNBytes(buf, 0, CHUNK);
-                if (n > 0) {
-                    full.put(new Chunk(buf, n, null));
+                int n = 0;
+                try {
+                    int r;
+                    while (n < CHUNK && (r = in.read(buf, n, CHUNK - n)) >= 0) {
+                        n += r;
+                    }
+                } finally {
+                    if (n > 0) {
+                        full.put(new Chunk(buf, n, null)); // the bytes before a failure come first
+                    }
                 }
                 if (n < CHUNK) {
                     full.put(Chunk.END);
