@@ -17,6 +17,9 @@ final class Liblzma {
     interface Api extends Library {
         int lzma_stream_decoder(Pointer strm, long memlimit, int flags);
 
+        /** liblzma 5.4.0 and later: decodes the blocks of a multi-block stream on several threads. */
+        int lzma_stream_decoder_mt(Pointer strm, Pointer options);
+
         int lzma_code(Pointer strm, int action);
 
         void lzma_end(Pointer strm);
@@ -52,6 +55,15 @@ final class Liblzma {
     static final int TOTAL_IN = 16;
     static final int NEXT_OUT = 24;
     static final int AVAIL_OUT = 32;
+
+    /** lzma_mt on LP64 (lzma/container.h): flags, threads, then memlimit_threading and memlimit_stop. */
+    static final int MT_SIZE = 128;
+    static final int MT_FLAGS = 0;
+    static final int MT_THREADS = 4;
+    static final int MT_MEMLIMIT_THREADING = 64;
+    static final int MT_MEMLIMIT_STOP = 72;
+    /** The first release with lzma_stream_decoder_mt: 5.4.0 stable. */
+    static final int MT_DECODER = 50040002;
 
     /** Oldest accepted: 5.0.0 stable. Encoded as major * 10^7 + minor * 10^4 + patch * 10 + stability (2 = stable). */
     static final int OLDEST = 50000002;
@@ -91,6 +103,10 @@ final class Liblzma {
     static boolean acceptable(int version) {
         boolean backdoored = version / 10000 == 5006 && version / 10 % 1000 < 2;
         return version >= OLDEST && !backdoored;
+    }
+
+    boolean hasMultiThreadedDecoder() {
+        return version >= MT_DECODER;
     }
 
     /** "5.4.1" from 50040012. */

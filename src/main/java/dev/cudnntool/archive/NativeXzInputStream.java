@@ -15,6 +15,8 @@ import java.io.InputStream;
 final class NativeXzInputStream extends InputStream {
     /** Enough for every xz preset (-9 needs 65 MiB); a larger dictionary is refused, not decoded. */
     static final long MEMORY_LIMIT = 128L << 20;
+    /** Above this the multi-threaded decoder decodes on one thread instead (it never fails for it). */
+    static final long THREADING_LIMIT = 64L << 20;
     private static final int IN_BUFFER = 1 << 18;
     private static final int OUT_BUFFER = 1 << 20;
 
@@ -30,14 +32,34 @@ final class NativeXzInputStream extends InputStream {
     private boolean streamEnded;
 
     NativeXzInputStream(Liblzma lib, InputStream in) throws IOException {
+        this(lib, in, 1);
+    }
+
+    /**
+     * With {@code threads} above 1 and liblzma 5.4 or later, the blocks of a multi-block file are decoded
+     * on that many native threads (a single block is still one stream), within {@link #THREADING_LIMIT}.
+     */
+    NativeXzInputStream(Liblzma lib, InputStream in, int threads) throws IOException {
         this.lib = lib;
         this.in = in;
         this.strm = new Memory(Liblzma.STREAM_SIZE);
         strm.clear();
         this.inBuf = new Memory(IN_BUFFER);
         this.outBuf = new Memory(OUT_BUFFER);
-        int ret = lib.api.lzma_stream_decoder(strm, MEMORY_LIMIT,
-                Liblzma.LZMA_CONCATENATED | Liblzma.LZMA_TELL_UNSUPPORTED_CHECK);
+        int flags = Liblzma.LZMA_CONCATENATED | Liblzma.LZMA_TELL_UNSUPPORTED_CHECK;
+        int ret;
+        if (threads > 1 && lib.hasMultiThreadedDecoder()) {
+            try (Memory mt = new Memory(Liblzma.MT_SIZE)) {
+                mt.clear();
+                mt.setInt(Liblzma.MT_FLAGS, flags);
+                mt.setInt(Liblzma.MT_THREADS, threads);
+                mt.setLong(Liblzma.MT_MEMLIMIT_THREADING, THREADING_LIMIT);
+                mt.setLong(Liblzma.MT_MEMLIMIT_STOP, MEMORY_LIMIT);
+                ret = lib.api.lzma_stream_decoder_mt(strm, mt);
+            }
+        } else {
+            ret = lib.api.lzma_stream_decoder(strm, MEMORY_LIMIT, flags);
+        }
         if (ret != Liblzma.LZMA_OK) {
             free();
             throw new IOException("liblzma could not start a decoder (" + describe(ret) + ")");

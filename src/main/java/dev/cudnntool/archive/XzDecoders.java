@@ -41,7 +41,7 @@ final class XzDecoders {
     /** A decoder over {@code compressed}: liblzma's when {@code lib} is present, else xz-java's. */
     static InputStream decoder(InputStream compressed, Optional<Liblzma> lib) throws IOException {
         if (lib.isPresent()) {
-            return new NativeXzInputStream(lib.get(), compressed);
+            return new NativeXzInputStream(lib.get(), compressed, threads());
         }
         int limitKiB = (int) (Math.min(NativeXzInputStream.MEMORY_LIMIT, Runtime.getRuntime().maxMemory() / 2) >> 10);
         InputStream buffered = new BufferedInputStream(compressed, 1 << 16);
@@ -71,6 +71,19 @@ final class XzDecoders {
         return new IOException(e instanceof java.io.EOFException
                 ? "the .xz data ends early (the file is truncated, or stray bytes follow the last stream)"
                 : "the .xz data is corrupt (" + e.getClass().getSimpleName() + ")", e);
+    }
+
+    /** Decoder threads for a multi-block file: as {@link ParallelXz} uses. */
+    static int threads() {
+        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * True when the stream decoder itself decodes the blocks of a multi-block file in parallel (liblzma
+     * 5.4 or later), so that {@link ParallelXz}, xz-java on several threads, is not needed.
+     */
+    static boolean decodesBlocksInParallel() {
+        return chosen().map(Liblzma::hasMultiThreadedDecoder).orElse(false) && threads() > 1;
     }
 
     /** Which decoder a read would use now, for messages and the benchmark: "liblzma 5.4.1" or "xz-java". */

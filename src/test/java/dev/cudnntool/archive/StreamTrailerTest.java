@@ -119,8 +119,11 @@ class StreamTrailerTest {
         refused(write("bad", fixture.fileName(), singleBlock(badChecksum(tar))), "wrong checksum");
     }
 
-    @Test
-    void aTarHeaderWithAWrongChecksumIsRefusedOnTheParallelPath() throws Exception {
+    /** "java": ParallelXz (xz-java on several threads); "auto": liblzma's multi-threaded decoder where present. */
+    @ParameterizedTest
+    @ValueSource(strings = {"java", "auto"})
+    void aTarHeaderWithAWrongChecksumIsRefusedOnTheParallelPath(String decoder) throws Exception {
+        System.setProperty(XzDecoders.PROPERTY, decoder);
         refused(multiBlock(badChecksum(tarBytes())), "wrong checksum");
     }
 
@@ -155,8 +158,10 @@ class StreamTrailerTest {
         assertTrue(inspect(write("two", fixture.fileName(), two)).acceptable());
     }
 
-    @Test
-    void bytesAfterTheLastXzStreamAreRefusedOnTheParallelPath() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"java", "auto"})
+    void bytesAfterTheLastXzStreamAreRefusedOnTheParallelPath(String decoder) throws Exception {
+        System.setProperty(XzDecoders.PROPERTY, decoder);
         Path multi = multiBlock(tarBytes());
         assertTrue(inspect(multi).acceptable());
         byte[] xz = Files.readAllBytes(multi);

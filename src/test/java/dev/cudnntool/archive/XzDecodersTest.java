@@ -84,6 +84,35 @@ class XzDecodersTest {
     }
 
     @Test
+    void liblzmasMultiThreadedDecoderGivesTheSameBytes() throws Exception {
+        Liblzma lib = liblzma();
+        Assumptions.assumeTrue(lib.hasMultiThreadedDecoder(), "liblzma before 5.4");
+        byte[] data = ParallelXzTest.data(6 << 20);
+        byte[] multi = Files.readAllBytes(ParallelXzTest.multiBlock(dir.resolve("m.xz"), data, 500_000, 6));
+        try (InputStream in = new NativeXzInputStream(lib, new ByteArrayInputStream(multi), 3)) {
+            assertArrayEquals(data, in.readAllBytes());
+        }
+        byte[] corrupt = multi.clone();
+        corrupt[multi.length / 2] ^= 0x10;
+        assertThrows(IOException.class, () -> {
+            try (InputStream in = new NativeXzInputStream(lib, new ByteArrayInputStream(corrupt), 3)) {
+                in.readAllBytes();
+            }
+        });
+        byte[] trailing = Arrays.copyOf(multi, multi.length + 5);
+        assertThrows(IOException.class, () -> {
+            try (InputStream in = new NativeXzInputStream(lib, new ByteArrayInputStream(trailing), 3)) {
+                in.readAllBytes();
+            }
+        });
+        assertThrows(IOException.class, () -> {
+            try (InputStream in = new NativeXzInputStream(lib, new ByteArrayInputStream(Arrays.copyOf(multi, multi.length - 30)), 3)) {
+                in.readAllBytes();
+            }
+        });
+    }
+
+    @Test
     void liblzmaRefusesWhatXzJavaRefuses() throws IOException {
         Liblzma lib = liblzma();
         byte[] c = xz(ParallelXzTest.data(1 << 20), 6, XZ.CHECK_CRC64);
