@@ -6,13 +6,13 @@
 # the same bytes, with `xz -T1` (one block: decoded as a stream) and `xz -T2` (many blocks: decoded
 # block-parallel), and a zip of 4.4 GB expanded for peak memory. Real cuDNN libraries for the verify
 # timing come from the real-cudnn Maven profile (cached in ~/.m2).
-# BENCH_DIVISOR=N (default 1) scales the generated files down N times, into bench/cache-divN, for a
+# BENCH_DIVISOR=N (default 1) scales the generated files down N times, into bench/cache/divN, for a
 # quick look on a slow machine; the results are then not the issue's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 DIV=${BENCH_DIVISOR:-1}
-CACHE=bench/cache; [ "$DIV" = 1 ] || CACHE=bench/cache-div$DIV
+CACHE=bench/cache; [ "$DIV" = 1 ] || CACHE=bench/cache/div$DIV
 WORK=${BENCH_WORK:-/tmp/cudnn-bench}
 NAME=cudnn-linux-x86_64-8.9.5.30_cuda12-archive
 ZIP=$CACHE/cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip
@@ -37,7 +37,7 @@ if [ ! -f "$TXZ" ] || [ ! -f "$TXZ1" ]; then
   rm -f "$CACHE/linux.tar"
 fi
 [ -f "$HUGE" ] || $GEN huge "$DIV"
-blocks() { xz --robot -lv "$1" | awk -F'\t' '$1=="totals"{print $5}'; }
+blocks() { xz --robot -lv "$1" | awk -F'\t' '$1=="totals"{print $3}'; }
 
 TIMES=$WORK/times; rm -rf "$WORK"; mkdir -p "$TIMES"
 # measure NAME CMD...: wall seconds and peak RSS (KB) appended to $TIMES/NAME

@@ -2,7 +2,6 @@ package dev.cudnntool.bench;
 
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.CudnnVersion;
-import dev.cudnntool.testing.ArchiveFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -142,9 +141,22 @@ public final class BenchArchives {
     }
 
     private static byte[] header(String h, CudnnVersion v) {
-        String body = h.equals("cudnn_version.h") ? ArchiveFixture.versionHeader(v)
+        String body = h.equals("cudnn_version.h") ? versionHeader(v)
                 : ("/* " + h + " */\n#pragma once\ntypedef struct cudnnContext *cudnnHandle_t;\n").repeat(300);
         return body.getBytes();
+    }
+
+    /**
+     * cudnn_version.h as NVIDIA writes it (8.x). Not taken from the test fixture: that class needs
+     * commons-compress's xz writer, which the shaded jar the benchmark runs against does not carry.
+     */
+    private static String versionHeader(CudnnVersion v) {
+        return "#ifndef CUDNN_VERSION_H_\n#define CUDNN_VERSION_H_\n\n"
+                + "#define CUDNN_MAJOR " + v.major() + "\n"
+                + "#define CUDNN_MINOR " + v.minor() + "\n"
+                + "#define CUDNN_PATCHLEVEL " + v.patch() + "\n\n"
+                + "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n\n"
+                + "#endif /* CUDNN_VERSION_H */\n";
     }
 
     private static void put(ZipOutputStream zip, String name, byte[] bytes) throws IOException {
