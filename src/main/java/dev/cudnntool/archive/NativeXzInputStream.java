@@ -16,7 +16,7 @@ final class NativeXzInputStream extends InputStream {
     /** Enough for every xz preset (-9 needs 65 MiB); a larger dictionary is refused, not decoded. */
     static final long MEMORY_LIMIT = 128L << 20;
     /** Above this the multi-threaded decoder decodes on one thread instead (it never fails for it). */
-    static final long THREADING_LIMIT = 64L << 20;
+    static final long THREADING_LIMIT = 128L << 20;
     private static final int IN_BUFFER = 1 << 18;
     private static final int OUT_BUFFER = 1 << 20;
 
