@@ -210,6 +210,10 @@ class XzDecodersTest {
         assertTrue(Liblzma.acceptable(lib.version));
         assertNotEquals("xz-java", XzDecoders.describe());
         assertTrue(XzDecoders.describe().startsWith("liblzma 5."), XzDecoders.describe());
+        assertEquals(lib.hasMultiThreadedDecoder() && XzDecoders.threads() > 1, XzDecoders.decodesBlocksInParallel(),
+                "liblzma's own threads replace ParallelXz where it has them");
+        System.setProperty(XzDecoders.PROPERTY, "java");
+        assertFalse(XzDecoders.decodesBlocksInParallel(), "forced to xz-java: ParallelXz decodes the blocks");
     }
 
     @Test
