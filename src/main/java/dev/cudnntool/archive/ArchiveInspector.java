@@ -126,7 +126,7 @@ public final class ArchiveInspector {
 
     /** Multi-block .xz files are decoded on several threads; everything else as one stream. */
     private static EntryCursor open(Path archive, InputStream in, ArchiveFormat format) throws IOException {
-        if (format == ArchiveFormat.TAR_XZ) {
+        if (format == ArchiveFormat.TAR_XZ && !XzDecoders.decodesBlocksInParallel()) { // liblzma 5.4+ does it natively
             ParallelXz parallel;
             try {
                 parallel = ParallelXz.open(archive);

@@ -11,8 +11,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
-import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
  * Walks the entries of a zip, tar.xz or tgz stream one after the other, never holding an entry
@@ -25,15 +25,18 @@ public final class EntryCursor implements Closeable {
     private final Counting compressed;
     private final ZipInputStream zip;
     private final TarArchiveInputStream tar;
+    /** What the tar is read from: the decompressed bytes, drained to their end by {@link #finishAndHash}. */
+    private final InputStream decompressed;
     private final ParallelXz parallel;
 
     private EntryCursor(InputStream raw, MessageDigest digest, Counting compressed,
-                        ZipInputStream zip, TarArchiveInputStream tar) {
+                        ZipInputStream zip, InputStream decompressed) {
         this.raw = raw;
         this.archiveDigest = digest;
         this.compressed = compressed;
         this.zip = zip;
-        this.tar = tar;
+        this.decompressed = decompressed;
+        this.tar = decompressed == null ? null : new CheckedTarInput(decompressed, TarConstants.DEFAULT_BLKSIZE);
         this.parallel = null;
     }
 
@@ -42,7 +45,8 @@ public final class EntryCursor implements Closeable {
         this.archiveDigest = null;
         this.compressed = null;
         this.zip = null;
-        this.tar = new TarArchiveInputStream(parallel, 1 << 16);
+        this.decompressed = parallel;
+        this.tar = new CheckedTarInput(parallel, 1 << 16);
         this.parallel = parallel;
     }
 
@@ -57,10 +61,8 @@ public final class EntryCursor implements Closeable {
         Counting counting = new Counting(hashed);
         return switch (format) {
             case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null);
-            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null,
-                    new TarArchiveInputStream(new XZCompressorInputStream(counting, true)));
-            case TGZ -> new EntryCursor(hashed, digest, counting, null,
-                    new TarArchiveInputStream(new GzipCompressorInputStream(counting, true)));
+            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting));
+            case TGZ -> new EntryCursor(hashed, digest, counting, null, new GzipCompressorInputStream(counting, true));
         };
     }
 
@@ -112,8 +114,16 @@ public final class EntryCursor implements Closeable {
         return parallel != null ? parallel.compressedConsumed() : compressed.count;
     }
 
-    /** Reads whatever follows the last entry (zip central directory, padding) and returns the file's sha256. */
+    /**
+     * Reads whatever follows the last entry (zip central directory, padding) and returns the file's sha256.
+     * For a tar, the decompressor is read to its very end first, so that whatever follows the last
+     * compressed stream is judged (xz and gzip both refuse other bytes there), and what follows the tar's
+     * end marker inside the stream must be zero padding.
+     */
     public String finishAndHash() throws IOException {
+        if (decompressed != null) {
+            TarTail.drain(decompressed);
+        }
         if (parallel != null) {
             return parallel.fileSha256();
         }
@@ -130,6 +140,7 @@ public final class EntryCursor implements Closeable {
             zip.close();
         } else {
             tar.close();
+            decompressed.close();
         }
         if (parallel != null) {
             parallel.close();
@@ -145,7 +156,8 @@ public final class EntryCursor implements Closeable {
     }
 
     private static final class Counting extends FilterInputStream {
-        long count;
+        /** Written by the decoder's thread, read by the cursor's. */
+        volatile long count;
 
         Counting(InputStream in) {
             super(in);

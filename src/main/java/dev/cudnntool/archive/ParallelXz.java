@@ -22,6 +22,7 @@ import org.tukaani.xz.SeekableXZInputStream;
  * decoder. Memory is bounded: at most {@link #window} blocks of at most {@link #MAX_BLOCK} bytes
  * are held at once. Files of a single block, or with larger blocks, are not for this class
  * ({@link #open} returns null) and are decoded as a plain stream. Another thread hashes the file.
+ * Used only where liblzma's own multi-threaded decoder is not ({@link XzDecoders#decodesBlocksInParallel}).
  */
 final class ParallelXz extends InputStream {
     static final int MAX_BLOCK = 32 << 20;

@@ -83,6 +83,7 @@ class ParallelXzTest {
         }
         Files.write(tar, tarBytes);
         Path multi = multiBlock(dir.resolve("m").resolve(xz.getFileName()), tarBytes, 4096, 1);
+        System.setProperty(XzDecoders.PROPERTY, "java"); // this class, not liblzma's own threads
         ArchiveReport ok = new ArchiveInspector().inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null);
         assertTrue(ok.acceptable(), ok.findings().toString());
         byte[] bytes = Files.readAllBytes(multi);
@@ -94,5 +95,10 @@ class ParallelXzTest {
                 () -> new ArchiveInspector().inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
         assertTrue(e.getMessage().contains("damaged"), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void defaultDecoder() {
+        System.clearProperty(XzDecoders.PROPERTY);
     }
 }

@@ -2,7 +2,6 @@ package dev.cudnntool.bench;
 
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.CudnnVersion;
-import dev.cudnntool.testing.ArchiveFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,8 +19,9 @@ import java.util.zip.ZipOutputStream;
  * Writes the benchmark's archives: NVIDIA's file names and layouts with roughly the real sizes
  * of cuDNN 8.9.x (the DLL and .so sizes of NVIDIA's redistributables), their bytes cut from this
  * machine's own shared objects so they compress like real machine code. Usage:
- * {@code BenchArchives OUTDIR windows|linux-tar|huge}; the Linux tar is compressed by bench/run.sh
- * with the system xz.
+ * {@code BenchArchives OUTDIR windows|linux-tar|huge [DIVISOR]}; the Linux tar is compressed by
+ * bench/run.sh with the system xz. DIVISOR (default 1) scales every large file down, for a quick
+ * run on a slow machine; the real benchmark uses 1.
  */
 public final class BenchArchives {
     /** Sizes of NVIDIA's cuDNN 8.9.7 Windows DLLs and Linux shared objects, in bytes. */
@@ -33,15 +33,17 @@ public final class BenchArchives {
             "cudnn_ops_infer", 90_829_248L, "cudnn_ops_train", 70_926_584L);
 
     private final List<Path> sources;
+    private final int divisor;
 
-    private BenchArchives(List<Path> sources) {
+    private BenchArchives(List<Path> sources, int divisor) {
         this.sources = sources;
+        this.divisor = divisor;
     }
 
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args[0]);
         Files.createDirectories(out);
-        BenchArchives b = new BenchArchives(machineCode());
+        BenchArchives b = new BenchArchives(machineCode(), args.length > 2 ? Integer.parseInt(args[2]) : 1);
         switch (args[1]) {
             case "windows" -> b.windowsZip(out.resolve("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip"), 1);
             case "huge" -> b.windowsZip(out.resolve("huge").resolve("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip"), 4);
@@ -96,7 +98,7 @@ public final class BenchArchives {
             put(zip, top + "LICENSE", "cuDNN SOFTWARE LICENSE AGREEMENT (benchmark copy)\n".repeat(400).getBytes());
             for (String base : CudnnComponents.libraries(8)) {
                 zip.putNextEntry(new ZipEntry(top + "bin/" + CudnnComponents.windowsDll(base, 8)));
-                fill(zip, WINDOWS_DLL.get(base) * scale);
+                fill(zip, WINDOWS_DLL.get(base) * scale / divisor);
                 zip.closeEntry();
             }
             for (String h : CudnnComponents.headers(8)) {
@@ -125,7 +127,7 @@ public final class BenchArchives {
         for (String base : CudnnComponents.libraries(8)) {
             String real = "lib" + base + ".so.8.9.5";
             try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(real)), 1 << 20)) {
-                fill(o, LINUX_SO.get(base));
+                fill(o, LINUX_SO.get(base) / divisor);
             }
             Files.createSymbolicLink(top.resolve("lib").resolve("lib" + base + ".so.8"), Path.of(real));
             Files.createSymbolicLink(top.resolve("lib").resolve("lib" + base + ".so"), Path.of("lib" + base + ".so.8"));
@@ -133,15 +135,28 @@ public final class BenchArchives {
         // Static libraries: NVIDIA ships them too; two of moderate size keep the benchmark's run time sane.
         for (String s : List.of("libcudnn_adv_infer_static.a", "libcudnn_ops_infer_static.a")) {
             try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(s)), 1 << 20)) {
-                fill(o, 80_000_000L);
+                fill(o, 80_000_000L / divisor);
             }
         }
     }
 
     private static byte[] header(String h, CudnnVersion v) {
-        String body = h.equals("cudnn_version.h") ? ArchiveFixture.versionHeader(v)
+        String body = h.equals("cudnn_version.h") ? versionHeader(v)
                 : ("/* " + h + " */\n#pragma once\ntypedef struct cudnnContext *cudnnHandle_t;\n").repeat(300);
         return body.getBytes();
+    }
+
+    /**
+     * cudnn_version.h as NVIDIA writes it (8.x). Not taken from the test fixture: that class needs
+     * commons-compress's xz writer, which the shaded jar the benchmark runs against does not carry.
+     */
+    private static String versionHeader(CudnnVersion v) {
+        return "#ifndef CUDNN_VERSION_H_\n#define CUDNN_VERSION_H_\n\n"
+                + "#define CUDNN_MAJOR " + v.major() + "\n"
+                + "#define CUDNN_MINOR " + v.minor() + "\n"
+                + "#define CUDNN_PATCHLEVEL " + v.patch() + "\n\n"
+                + "#define CUDNN_VERSION (CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n\n"
+                + "#endif /* CUDNN_VERSION_H */\n";
     }
 
     private static void put(ZipOutputStream zip, String name, byte[] bytes) throws IOException {
