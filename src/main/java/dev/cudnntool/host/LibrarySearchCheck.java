@@ -287,7 +287,8 @@ public final class LibrarySearchCheck {
                 }
                 case PATH -> {
                     return "remove " + place.dir() + " from PATH" + (place.detail() == null
-                            ? " (the user or the machine variable: System Properties > Environment Variables)" : "")
+                            ? " (the user or the machine variable: System Properties > Environment Variables)"
+                            : " (" + place.detail() + ")")
                             + ", or move " + target + " before it";
                 }
                 default -> {

@@ -70,7 +70,7 @@ public final class LoaderPath {
             out.add(new Place(host.path(root, "System32"), Mechanism.SYSTEM32, null));
             out.add(new Place(host.path(root), Mechanism.WINDOWS_FOLDER, null));
             for (Path p : SearchPath.entries(host, host.env("PATH"))) {
-                out.add(new Place(p, Mechanism.PATH, null));
+                out.add(new Place(p, Mechanism.PATH, windowsPathOrigin(host, p)));
             }
             return out;
         }
@@ -90,6 +90,26 @@ public final class LoaderPath {
             out.add(new Place(host.path(d), Mechanism.DEFAULT_FOLDER, null));
         }
         return out;
+    }
+
+    /**
+     * Which variable holds a Windows PATH entry: the user's or the machine's Path in the registry,
+     * or only this process's environment (set by a script or a terminal); null when not known.
+     */
+    static String windowsPathOrigin(Host host, Path dir) {
+        String user = host.env(SearchPathStores.USER_PATH);
+        String machine = host.env(SearchPathStores.MACHINE_PATH);
+        if (user == null && machine == null) {
+            return null; // the registry was not read (a test host, or no registry)
+        }
+        if (machine != null && SearchPath.entries(host, machine).stream().anyMatch(m -> host.samePath(m, dir))) {
+            return "in the machine Path: HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment,"
+                    + " System Properties > Environment Variables > System variables";
+        }
+        if (user != null && SearchPath.entries(host, user).stream().anyMatch(u -> host.samePath(u, dir))) {
+            return "in the user Path: HKCU\\Environment, System Properties > Environment Variables > User variables";
+        }
+        return "set only in this process's environment, by the terminal or a script that started it";
     }
 
     /**

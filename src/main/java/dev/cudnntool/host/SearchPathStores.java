@@ -52,14 +52,26 @@ public final class SearchPathStores {
      * This process's environment; on Windows with the user's and the machine's Path from the
      * registry appended (what a new terminal would get), since the running shell's may be stale.
      */
+    /**
+     * Keys of the host environment under which Windows hosts also carry the registry's user and
+     * machine Path (expanded, ';'-separated, starting with ';' so that an empty value still says the
+     * registry was read), so diagnosis can say which variable holds an entry.
+     * Not real environment variables; nothing is ever passed on to a child under these names.
+     */
+    public static final String USER_PATH = "cudnn-tool:user-Path";
+    public static final String MACHINE_PATH = "cudnn-tool:machine-Path";
+
     public static Map<String, String> systemEnvironment(boolean windows) {
         Map<String, String> env = System.getenv();
         if (!windows) {
             return env;
         }
         try {
-            List<String> persistent = new WindowsRegistryPathStore(env).persistentEntries();
-            return SearchPathEntries.withPersistentPath(env, persistent);
+            WindowsRegistryPathStore store = new WindowsRegistryPathStore(env);
+            Map<String, String> out = new java.util.HashMap<>(SearchPathEntries.withPersistentPath(env, store.persistentEntries()));
+            out.put(USER_PATH, ";" + String.join(";", store.entries(SearchPathStore.Scope.USER)));
+            out.put(MACHINE_PATH, ";" + String.join(";", store.entries(SearchPathStore.Scope.MACHINE)));
+            return out;
         } catch (RuntimeException | LinkageError e) {
             return env; // no registry to read: the process environment as it is
         }

@@ -105,18 +105,23 @@ public final class WindowsRegistryPathStore implements SearchPathStore {
 
     @Override
     public List<String> persistentEntries() {
+        List<String> out = new ArrayList<>(entries(Scope.MACHINE));
+        out.addAll(entries(Scope.USER));
+        return out;
+    }
+
+    /** One scope's Path entries, variables expanded; empty when the value is missing or unreadable. */
+    public List<String> entries(Scope s) {
         List<String> out = new ArrayList<>();
-        for (Scope s : new Scope[] {Scope.MACHINE, Scope.USER}) {
-            try {
-                Raw r = read(s, null);
-                if (r != null) {
-                    for (String e : SearchPathEntries.windowsEntries(r)) {
-                        out.add(r.type() == Raw.REG_EXPAND_SZ ? SearchPathEntries.expand(e, env) : e);
-                    }
+        try {
+            Raw r = read(s, null);
+            if (r != null) {
+                for (String e : SearchPathEntries.windowsEntries(r)) {
+                    out.add(r.type() == Raw.REG_EXPAND_SZ ? SearchPathEntries.expand(e, env) : e);
                 }
-            } catch (IOException | RuntimeException e) {
-                // an unreadable value adds nothing
             }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable value adds nothing
         }
         return out;
     }

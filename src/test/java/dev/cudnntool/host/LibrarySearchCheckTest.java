@@ -94,6 +94,26 @@ class LibrarySearchCheckTest {
     }
 
     @Test
+    void aCopyEarlierOnPathIsNamedWithTheVariableThatHoldsIt() throws Exception {
+        // Issue 11 A2: the fix names the mechanism: the user's or the machine's Path, or only this process.
+        String[][] cases = {
+            {"C:\\old\\cudnn\\bin", "", "in the machine Path"},
+            {"", "C:\\old\\cudnn\\bin", "in the user Path"},
+            {"", "", "only in this process's environment"},
+        };
+        for (String[] c : cases) {
+            FileSystem fs = TestHosts.windowsFs();
+            Path old = Files.createDirectories(fs.getPath("C:\\old\\cudnn\\bin"));
+            Files.write(old.resolve("cudnn64_9.dll"), PeImages.dll(PeImages.X64, "9.1.0.70"));
+            Host host = windows(fs, old + ";" + TK + "\\bin", Map.of(SearchPathStores.MACHINE_PATH, ";" + c[0],
+                    SearchPathStores.USER_PATH, ";" + c[1]));
+            Finding f = find(LibrarySearchCheck.check(host, host.path(TK, "bin"), 9, V9_5).findings(), "cudnn.shadow");
+            assertEquals(Severity.ERROR, f.severity());
+            assertTrue(f.fix().contains("remove C:\\old\\cudnn\\bin from PATH") && f.fix().contains(c[2]), f.fix());
+        }
+    }
+
+    @Test
     void copiesLaterOnPathOfAnotherMajorOrOutsideThePathAreWarnings() throws Exception {
         FileSystem fs = TestHosts.windowsFs();
         Path conda = fs.getPath("C:\\Users\\me\\miniconda3\\envs\\torch\\Library\\bin");
