@@ -1,5 +1,9 @@
 package dev.cudnntool.install;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -144,20 +148,15 @@ class StateCorruptionPropertyTest {
         } catch (ToolException e) {
             code = e.exitCode().code();
             message = e.getMessage() + " / " + e.fix();
-            if (message.contains("\n") || message.contains("null") || message.contains("[Source")) {
-                throw new AssertionError(what + ": not one clean line: " + message);
-            }
+            assertFalse(message.contains("\n") || message.contains("null") || message.contains("[Source"),
+                    what + ": not one clean line: " + message);
         } catch (RuntimeException e) {
             throw new AssertionError(what + ": exit 70 (" + e + ")", e);
         }
-        if (!DOCUMENTED.contains(code)) {
-            throw new AssertionError(what + ": undocumented exit " + code + ": " + message);
-        }
-        if (!outside.equals(outside(fs, tk))) {
-            throw new AssertionError(what + ": something outside the target changed (exit " + code + ": " + message + ")");
-        }
-        if (code != 0 && code != 7 && !target.equals(targetWithoutLock(tk))) {
-            throw new AssertionError(what + ": exit " + code + " but the target changed: " + message);
+        assertTrue(DOCUMENTED.contains(code), what + ": undocumented exit " + code + ": " + message);
+        assertEquals(outside, outside(fs, tk), what + ": something outside the target changed (exit " + code + ": " + message + ")");
+        if (code != 0 && code != 7) {
+            assertEquals(target, targetWithoutLock(tk), what + ": exit " + code + " but the target changed: " + message);
         }
     }
 
