@@ -1,0 +1,82 @@
+package dev.cudnntool.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.Hex;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 9, tried again as a hostile user would (the red team). Each test is one class of hole
+ * found in the hardened build; it failed before its fix.
+ */
+class RedTeamTest {
+    @TempDir
+    Path downloads;
+
+    private static String sha(Path p) {
+        try {
+            return Hex.sha256(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void edit(StateScene s, java.util.function.Consumer<ObjectNode> change) throws IOException {
+        ObjectNode r = s.read(s.record(s.second));
+        change.accept(r);
+        s.write(s.record(s.second), r);
+    }
+
+    /**
+     * A1/A4: a forged record that lists a toolkit file which is not cuDNN's (with its true sha256,
+     * so it looks unchanged) made rollback delete it with exit 0: cuda.h, version.json, libcudart.
+     */
+    @Test
+    void stateNamingAToolkitFileThatIsNotCudnnsIsRefused() throws Exception {
+        for (String victim : new String[] {"include/cuda.h", "version.json", "lib64/libcudart.so.12"}) {
+            try (StateScene s = new StateScene(downloads)) {
+                Path file = s.tk.resolve("include/cuda.h");
+                Files.writeString(file, "/* the toolkit's cuda.h */");
+                String sum = sha(s.tk.resolve(victim));
+                edit(s, r -> r.withArray("installed").addObject().put("path", victim).put("sha256", sum)
+                        .put("source", "include/cudnn_x.h"));
+                DamagedState e = s.refuses(s::rollback);
+                assertTrue(e.getMessage().contains(victim) && e.getMessage().contains("not one of cuDNN's files"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void stateRestoringABackupOverAToolkitFileThatIsNotCudnnsIsRefused() throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            Files.writeString(s.tk.resolve("include/cuda.h"), "/* the toolkit's cuda.h */");
+            edit(s, r -> ((ObjectNode) r.withArray("backedUp").get(0)).put("original", "include/cuda.h"));
+            DamagedState e = s.refuses(s::rollback);
+            assertTrue(e.getMessage().contains("include/cuda.h"), e.getMessage());
+        }
+    }
+
+    /** A forged journal of a killed install: "done" moving a staged file over cuda.h; undoing it would take cuda.h away. */
+    @Test
+    void journalMovingAToolkitFileThatIsNotCudnnsIsRefused() throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            Files.writeString(s.tk.resolve("include/cuda.h"), "/* the toolkit's cuda.h */");
+            String id = "20261130T030000Z-0003";
+            Files.writeString(s.state.resolve("journal.json"), "{\"id\":\"" + id + "\",\"kind\":\"install\",\"state\":\"committing\","
+                    + "\"ops\":[{\"type\":\"move\",\"from\":\".cudnn-tool/staging-" + id + "/cuda.h\",\"to\":\"include/cuda.h\"}],"
+                    + "\"recordId\":\"" + id + "\"}");
+            Files.writeString(s.state.resolve("journal.log"), "begin " + id + "\ndone 0\n");
+            DamagedState e = s.refuses(s::rollback);
+            assertTrue(e.getMessage().contains("include/cuda.h"), e.getMessage());
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, e.exitCode());
+        }
+    }
+}
