@@ -253,6 +253,28 @@ public final class StatePaths {
         return realRoot().resolve(".cudnn-tool");
     }
 
+    /**
+     * The first link met going down from the tool's folder to {@code dir} ({@code dir} included),
+     * or null. The tool's own folders (trash, kept, a record's removed slots) are plain folders:
+     * a link there would carry what the tool moves into it out of the target.
+     */
+    Path linkOnTheWay(Path dir) {
+        if (!dir.startsWith(state) || dir.equals(state)) {
+            return null;
+        }
+        Path cur = state;
+        for (Path seg : state.relativize(dir)) {
+            cur = cur.resolve(seg.toString());
+            if (Files.isSymbolicLink(cur)) {
+                return cur;
+            }
+            if (!Files.exists(cur, LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     /** Whether the tool's own folder is a plain folder (a link there would lead the state elsewhere). */
     boolean stateIsLink() {
         return Files.isSymbolicLink(state);

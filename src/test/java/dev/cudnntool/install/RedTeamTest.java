@@ -79,4 +79,37 @@ class RedTeamTest {
             assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, e.exitCode());
         }
     }
+
+    /**
+     * A1: the tool's own folders that rollback moves files into (trash, kept, a record's removed
+     * slots) made into links leading out of the target: rollback moved the record, the removed
+     * files or the changed files out of the target with exit 0. Refused (exit 8) before anything
+     * moves; --repair renames the link (never what it points to) and rollback works again.
+     */
+    @Test
+    void stateFolderOfTheToolThatIsALinkIsRefusedAndRepaired() throws Exception {
+        for (String folder : new String[] {"trash", "kept", "removed", "removed/0"}) {
+            try (StateScene s = new StateScene(downloads)) {
+                Path history = History.dir(s.state).resolve(s.second.record().id());
+                Path link = folder.startsWith("removed") ? history.resolve(folder) : s.state.resolve(folder);
+                Files.createDirectories(link.getParent());
+                Files.createSymbolicLink(link, s.sentinel);
+                boolean force = folder.equals("kept");
+                if (force) {
+                    Files.writeString(s.tk.resolve("include/cudnn.h"), "changed by the user");
+                }
+                DamagedState e = s.refuses(() -> s.rollbacks().rollback(s.target, null, force, false));
+                assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("is a link"), e.getMessage());
+                s.refuses(() -> s.rollbacks().rollback(s.target, null, force, true)); // the dry run agrees
+                java.util.Map<String, String> sentinel = dev.cudnntool.testing.TreeSnapshot.of(s.sentinel);
+                RollbackOutcome repaired = s.rollbacks().repair(s.target, false);
+                assertEquals(ExitCode.OK, repaired.exit(), repaired.summary());
+                assertTrue(Files.isSymbolicLink(link.resolveSibling(link.getFileName() + ".link-20261130T030000Z"))
+                        || repaired.summary().contains(".link-"), repaired.summary());
+                RollbackOutcome o = s.rollbacks().rollback(s.target, null, force, false);
+                assertEquals(ExitCode.OK, o.exit(), o.summary());
+                assertEquals(sentinel, dev.cudnntool.testing.TreeSnapshot.of(s.sentinel), "nothing reached the sentinel");
+            }
+        }
+    }
 }
