@@ -112,4 +112,28 @@ class RedTeamTest {
             }
         }
     }
+
+    /**
+     * A1: the lock file made a dangling link: taking the lock created a file outside the target
+     * (as root: /etc/nologin would lock everyone out). On the real file system, where it happened.
+     */
+    @Test
+    void stateLockThatIsALinkCreatesNothingOutsideTheTarget(@TempDir Path work) throws Exception {
+        dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(java.nio.file.FileSystems.getDefault(),
+                java.util.Map.of(), new dev.cudnntool.testing.FakeRunner());
+        Path prefix = work.resolve("cudnn");
+        Path sentinel = Files.createDirectories(work.resolve("sentinel"));
+        Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+        InstallOutcome installed = InstallServiceTest.service(host, new NioFileOps()).run(
+                new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+        assertEquals(ExitCode.OK, installed.exit(), installed.summary());
+        Path lock = prefix.resolve(".cudnn-tool/lock");
+        Files.deleteIfExists(lock);
+        Path outside = sentinel.resolve("created-through-the-lock");
+        Files.createSymbolicLink(lock, outside);
+        RollbackOutcome o = new RollbackService(host, new NioFileOps()).rollback(
+                InstallTarget.prefix(prefix, host.os()), null, false, false);
+        assertEquals(ExitCode.OK, o.exit(), o.summary());
+        assertTrue(!Files.exists(outside, java.nio.file.LinkOption.NOFOLLOW_LINKS), "no file was created outside the target");
+    }
 }
