@@ -136,4 +136,30 @@ class RedTeamTest {
         assertEquals(ExitCode.OK, o.exit(), o.summary());
         assertTrue(!Files.exists(outside, java.nio.file.LinkOption.NOFOLLOW_LINKS), "no file was created outside the target");
     }
+
+    /**
+     * Hostile environment: CUDA_PATH (or --cuda-path) naming "/" or "/etc" was taken for a toolkit
+     * of unknown version, and the install wrote /include/cudnn*.h, /lib64 and /.cudnn-tool there.
+     * A folder is a toolkit only if it holds version.json, version.txt, bin/nvcc or include/cuda.h.
+     */
+    @Test
+    void environmentNamingAFolderThatIsNotAToolkitInstallsNothing() throws Exception {
+        for (String dir : new String[] {"/", "/etc"}) {
+            try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+                Files.createDirectories(fs.getPath("/etc/ssl"));
+                Files.writeString(fs.getPath("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
+                java.util.Map<String, String> before = dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/"));
+                Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+                dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", dir),
+                        new dev.cudnntool.testing.FakeRunner());
+                InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+                assertEquals(ExitCode.HOST_NOT_READY, o.exit(), o.summary());
+                assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("toolkit.not-a-toolkit")), o.findings().toString());
+                InstallOutcome opt = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
+                        fs.getPath(dir), null, true, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                assertEquals(ExitCode.HOST_NOT_READY, opt.exit(), opt.summary());
+                assertEquals(before, dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/")), "nothing was written");
+            }
+        }
+    }
 }
