@@ -146,6 +146,9 @@ public final class Placement {
      * without one (headers, libcudnn.so, cudnn.lib), which always belong to the release installed.
      */
     static Optional<Integer> ownedMajor(String fileName) {
+        if (CudnnFiles.isHeader(fileName) && fileName.toLowerCase(Locale.ROOT).startsWith("cudnn_frontend")) {
+            return Optional.empty(); // NVIDIA's header-only cudnn-frontend, often put beside cuDNN: not cuDNN's, never stale
+        }
         return CudnnFiles.ownedMajor(fileName);
     }
 

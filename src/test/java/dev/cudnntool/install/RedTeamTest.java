@@ -162,4 +162,24 @@ class RedTeamTest {
             }
         }
     }
+
+    /**
+     * A4: NVIDIA's header-only cudnn-frontend (include/cudnn_frontend.h and friends, put into the
+     * toolkit by PyTorch builds and conda) is not cuDNN's, but was moved out as a stale cuDNN header.
+     */
+    @Test
+    void toolkitFileThatIsNotCudnnsIsNeverMovedOutAsStale() throws Exception {
+        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+            dev.cudnntool.host.Host host = InstallServiceTest.linuxHost(fs);
+            Path include = fs.getPath("/usr/local/cuda-12.2/include");
+            Files.writeString(include.resolve("cudnn_frontend.h"), "#include \"cudnn_frontend/graph.h\"\n");
+            Files.writeString(include.resolve("cudnn_frontend_utils.h"), "/* frontend */\n");
+            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            assertTrue(o.summary().contains("0 old files moved out"), o.summary());
+            assertEquals("#include \"cudnn_frontend/graph.h\"\n", Files.readString(include.resolve("cudnn_frontend.h")));
+            assertTrue(Files.exists(include.resolve("cudnn_frontend_utils.h")));
+        }
+    }
 }
