@@ -47,6 +47,9 @@ public final class Placement {
             for (String s : rel) {
                 p = p.resolve(s);
             }
+            if (item.role() == EntryRole.LICENSE && PrefixLicence.someoneElses(p)) {
+                return Optional.empty(); // kept in the install record; the folder's own licence stays
+            }
             return Optional.of(p);
         }
         String file = item.fileName();

@@ -182,4 +182,35 @@ class RedTeamTest {
             assertTrue(Files.exists(include.resolve("cudnn_frontend_utils.h")));
         }
     }
+
+    /**
+     * A4: --prefix into a folder of the user's own (a project, /opt) replaced its LICENSE, which
+     * is not cuDNN's, with NVIDIA's. It stays; cuDNN's licence is kept in the install record.
+     */
+    @Test
+    void prefixFileThatIsNotCudnnsIsNeverReplaced() throws Exception {
+        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
+                    new dev.cudnntool.testing.FakeRunner());
+            Path prefix = Files.createDirectories(fs.getPath("/home/me/project"));
+            Files.writeString(prefix.resolve("LICENSE"), "MIT License, my project\n");
+            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
+            assertTrue(o.record().license() != null && Files.readString(prefix.resolve(o.record().license())).contains("cuDNN"),
+                    "cuDNN's licence is kept in the record: " + o.record().license());
+            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()),
+                    null, false, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
+            // a cuDNN licence from an earlier install is cuDNN's: replaced as before
+            Files.writeString(prefix.resolve("LICENSE"), "cuDNN SOFTWARE LICENSE AGREEMENT (older)\n");
+            InstallOutcome again = InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+            assertEquals(ExitCode.OK, again.exit(), again.summary());
+            assertTrue(Files.readString(prefix.resolve("LICENSE")).contains("(fixture)"));
+        }
+    }
 }
