@@ -26,7 +26,7 @@ public final class StatePaths {
     /** Install ids: "20261130T030000Z-0003"; a journal's id may end in "-rollback". */
     static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}");
     static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-rollback)?");
-    static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64");
+    static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64", "lib", "bin/x64"); // lib: a --prefix's
 
     private final Path root;
     private final Path state;

@@ -213,4 +213,31 @@ class RedTeamTest {
             assertTrue(Files.readString(prefix.resolve("LICENSE")).contains("(fixture)"));
         }
     }
+
+    /**
+     * A5: a --prefix whose lib folder is a link leading outside it (lib -> /usr/lib) gave exit 70
+     * ("not inside the target"). Said out loud like lib64 in a toolkit, installed, rolled back.
+     */
+    @Test
+    void prefixFolderThatIsALinkLeadingOutsideIsNamedNotExit70() throws Exception {
+        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
+                    new dev.cudnntool.testing.FakeRunner());
+            Path prefix = Files.createDirectories(fs.getPath("/opt/cudnn"));
+            Path real = Files.createDirectories(fs.getPath("/data/cudnn-lib"));
+            Files.createSymbolicLink(prefix.resolve("lib"), real);
+            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")), o.findings().toString());
+            assertTrue(Files.exists(real.resolve("libcudnn.so.8.9.5")));
+            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()),
+                    null, false, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            try (java.util.stream.Stream<Path> left = Files.list(real)) {
+                assertEquals(0, left.count(), "rollback took every file back out");
+            }
+        }
+    }
 }
