@@ -240,4 +240,31 @@ class RedTeamTest {
             }
         }
     }
+
+    /** A1/C: a deeper folder of a --prefix (lib/sub) that is a link leading outside: exit 70 before; now exit 5, dry run too. */
+    @Test
+    void prefixDeeperFolderThatIsALinkLeadingOutsideIsRefused() throws Exception {
+        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
+                    new dev.cudnntool.testing.FakeRunner());
+            Path prefix = Files.createDirectories(fs.getPath("/opt/cudnn/lib")).getParent();
+            Path outside = Files.createDirectories(fs.getPath("/srv/elsewhere"));
+            Files.createSymbolicLink(prefix.resolve("lib/sub"), outside);
+            java.util.Map<String, String> before = dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/"));
+            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12")
+                    .file("cudnn-linux-x86_64-8.9.5.30_cuda12-archive/lib/sub/libcudnn_sub.so.8.9.5", "x".getBytes(), 0755)
+                    .writeTo(downloads);
+            for (boolean dry : new boolean[] {true, false}) {
+                try {
+                    InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+                            new InstallRequest(archive, null, null, prefix, false, dry, false), dev.cudnntool.archive.ReadProgress.NONE);
+                    assertEquals(ExitCode.TARGET_NOT_WRITABLE, o.exit(), o.summary());
+                } catch (dev.cudnntool.ToolException e) {
+                    assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), e.getMessage());
+                    assertTrue(e.getMessage().contains("leads outside"), e.getMessage());
+                }
+            }
+            assertEquals(before, dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/")), "nothing changed anywhere");
+        }
+    }
 }
