@@ -5,11 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.Hex;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +42,7 @@ class RedTeamTest {
         }
     }
 
-    private static void edit(StateScene s, java.util.function.Consumer<ObjectNode> change) throws IOException {
+    private static void edit(StateScene s, Consumer<ObjectNode> change) throws IOException {
         ObjectNode r = s.read(s.record(s.second));
         change.accept(r);
         s.write(s.record(s.second), r);
@@ -101,14 +114,14 @@ class RedTeamTest {
                 DamagedState e = s.refuses(() -> s.rollbacks().rollback(s.target, null, force, false));
                 assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("is a link"), e.getMessage());
                 s.refuses(() -> s.rollbacks().rollback(s.target, null, force, true)); // the dry run agrees
-                java.util.Map<String, String> sentinel = dev.cudnntool.testing.TreeSnapshot.of(s.sentinel);
+                Map<String, String> sentinel = TreeSnapshot.of(s.sentinel);
                 RollbackOutcome repaired = s.rollbacks().repair(s.target, false);
                 assertEquals(ExitCode.OK, repaired.exit(), repaired.summary());
                 assertTrue(Files.isSymbolicLink(link.resolveSibling(link.getFileName() + ".link-20261130T030000Z"))
                         || repaired.summary().contains(".link-"), repaired.summary());
                 RollbackOutcome o = s.rollbacks().rollback(s.target, null, force, false);
                 assertEquals(ExitCode.OK, o.exit(), o.summary());
-                assertEquals(sentinel, dev.cudnntool.testing.TreeSnapshot.of(s.sentinel), "nothing reached the sentinel");
+                assertEquals(sentinel, TreeSnapshot.of(s.sentinel), "nothing reached the sentinel");
             }
         }
     }
@@ -119,13 +132,13 @@ class RedTeamTest {
      */
     @Test
     void stateLockThatIsALinkCreatesNothingOutsideTheTarget(@TempDir Path work) throws Exception {
-        dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(java.nio.file.FileSystems.getDefault(),
-                java.util.Map.of(), new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(FileSystems.getDefault(),
+                Map.of(), new FakeRunner());
         Path prefix = work.resolve("cudnn");
         Path sentinel = Files.createDirectories(work.resolve("sentinel"));
-        Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+        Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
         InstallOutcome installed = InstallServiceTest.service(host, new NioFileOps()).run(
-                new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, installed.exit(), installed.summary());
         Path lock = prefix.resolve(".cudnn-tool/lock");
         Files.deleteIfExists(lock);
@@ -134,7 +147,7 @@ class RedTeamTest {
         RollbackOutcome o = new RollbackService(host, new NioFileOps()).rollback(
                 InstallTarget.prefix(prefix, host.os()), null, false, false);
         assertEquals(ExitCode.OK, o.exit(), o.summary());
-        assertTrue(!Files.exists(outside, java.nio.file.LinkOption.NOFOLLOW_LINKS), "no file was created outside the target");
+        assertTrue(!Files.exists(outside, LinkOption.NOFOLLOW_LINKS), "no file was created outside the target");
     }
 
     /**
@@ -145,20 +158,20 @@ class RedTeamTest {
     @Test
     void environmentNamingAFolderThatIsNotAToolkitInstallsNothing() throws Exception {
         for (String dir : new String[] {"/", "/etc"}) {
-            try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
+            try (FileSystem fs = TestHosts.unixFs()) {
                 Files.createDirectories(fs.getPath("/etc/ssl"));
                 Files.writeString(fs.getPath("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
-                java.util.Map<String, String> before = dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/"));
-                Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-                dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", dir),
-                        new dev.cudnntool.testing.FakeRunner());
+                Map<String, String> before = TreeSnapshot.of(fs.getPath("/"));
+                Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+                Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", dir),
+                        new FakeRunner());
                 InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
                 assertEquals(ExitCode.HOST_NOT_READY, o.exit(), o.summary());
                 assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("toolkit.not-a-toolkit")), o.findings().toString());
                 InstallOutcome opt = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
-                        fs.getPath(dir), null, true, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                        fs.getPath(dir), null, true, false, false), ReadProgress.NONE);
                 assertEquals(ExitCode.HOST_NOT_READY, opt.exit(), opt.summary());
-                assertEquals(before, dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/")), "nothing was written");
+                assertEquals(before, TreeSnapshot.of(fs.getPath("/")), "nothing was written");
             }
         }
     }
@@ -169,12 +182,12 @@ class RedTeamTest {
      */
     @Test
     void toolkitFileThatIsNotCudnnsIsNeverMovedOutAsStale() throws Exception {
-        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
-            dev.cudnntool.host.Host host = InstallServiceTest.linuxHost(fs);
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.linuxHost(fs);
             Path include = fs.getPath("/usr/local/cuda-12.2/include");
             Files.writeString(include.resolve("cudnn_frontend.h"), "#include \"cudnn_frontend/graph.h\"\n");
             Files.writeString(include.resolve("cudnn_frontend_utils.h"), "/* frontend */\n");
-            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
             InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertTrue(o.summary().contains("0 old files moved out"), o.summary());
@@ -189,14 +202,14 @@ class RedTeamTest {
      */
     @Test
     void prefixFileThatIsNotCudnnsIsNeverReplaced() throws Exception {
-        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
-            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
-                    new dev.cudnntool.testing.FakeRunner());
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = TestHosts.linux(fs, Map.of(),
+                    new FakeRunner());
             Path prefix = Files.createDirectories(fs.getPath("/home/me/project"));
             Files.writeString(prefix.resolve("LICENSE"), "MIT License, my project\n");
-            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
             InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
             assertTrue(o.record().license() != null && Files.readString(prefix.resolve(o.record().license())).contains("cuDNN"),
@@ -208,7 +221,7 @@ class RedTeamTest {
             // a cuDNN licence from an earlier install is cuDNN's: replaced as before
             Files.writeString(prefix.resolve("LICENSE"), "cuDNN SOFTWARE LICENSE AGREEMENT (older)\n");
             InstallOutcome again = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, again.exit(), again.summary());
             assertTrue(Files.readString(prefix.resolve("LICENSE")).contains("(fixture)"));
         }
@@ -220,22 +233,22 @@ class RedTeamTest {
      */
     @Test
     void prefixFolderThatIsALinkLeadingOutsideIsNamedNotExit70() throws Exception {
-        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
-            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
-                    new dev.cudnntool.testing.FakeRunner());
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = TestHosts.linux(fs, Map.of(),
+                    new FakeRunner());
             Path prefix = Files.createDirectories(fs.getPath("/opt/cudnn"));
             Path real = Files.createDirectories(fs.getPath("/data/cudnn-lib"));
             Files.createSymbolicLink(prefix.resolve("lib"), real);
-            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
+            Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
             InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), dev.cudnntool.archive.ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")), o.findings().toString());
             assertTrue(Files.exists(real.resolve("libcudnn.so.8.9.5")));
             RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()),
                     null, false, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
-            try (java.util.stream.Stream<Path> left = Files.list(real)) {
+            try (Stream<Path> left = Files.list(real)) {
                 assertEquals(0, left.count(), "rollback took every file back out");
             }
         }
@@ -244,27 +257,27 @@ class RedTeamTest {
     /** A1/C: a deeper folder of a --prefix (lib/sub) that is a link leading outside: exit 70 before; now exit 5, dry run too. */
     @Test
     void prefixDeeperFolderThatIsALinkLeadingOutsideIsRefused() throws Exception {
-        try (java.nio.file.FileSystem fs = dev.cudnntool.testing.TestHosts.unixFs()) {
-            dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(fs, java.util.Map.of(),
-                    new dev.cudnntool.testing.FakeRunner());
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = TestHosts.linux(fs, Map.of(),
+                    new FakeRunner());
             Path prefix = Files.createDirectories(fs.getPath("/opt/cudnn/lib")).getParent();
             Path outside = Files.createDirectories(fs.getPath("/srv/elsewhere"));
             Files.createSymbolicLink(prefix.resolve("lib/sub"), outside);
-            java.util.Map<String, String> before = dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/"));
-            Path archive = dev.cudnntool.testing.ArchiveFixture.linux("8.9.5.30", "12")
+            Map<String, String> before = TreeSnapshot.of(fs.getPath("/"));
+            Path archive = ArchiveFixture.linux("8.9.5.30", "12")
                     .file("cudnn-linux-x86_64-8.9.5.30_cuda12-archive/lib/sub/libcudnn_sub.so.8.9.5", "x".getBytes(), 0755)
                     .writeTo(downloads);
             for (boolean dry : new boolean[] {true, false}) {
                 try {
                     InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                            new InstallRequest(archive, null, null, prefix, false, dry, false), dev.cudnntool.archive.ReadProgress.NONE);
+                            new InstallRequest(archive, null, null, prefix, false, dry, false), ReadProgress.NONE);
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, o.exit(), o.summary());
-                } catch (dev.cudnntool.ToolException e) {
+                } catch (ToolException e) {
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), e.getMessage());
                     assertTrue(e.getMessage().contains("leads outside"), e.getMessage());
                 }
             }
-            assertEquals(before, dev.cudnntool.testing.TreeSnapshot.of(fs.getPath("/")), "nothing changed anywhere");
+            assertEquals(before, TreeSnapshot.of(fs.getPath("/")), "nothing changed anywhere");
         }
     }
 }
