@@ -280,4 +280,19 @@ class RedTeamTest {
             assertEquals(before, TreeSnapshot.of(fs.getPath("/")), "nothing changed anywhere");
         }
     }
+
+    /**
+     * B4 (always a way out): a folder named journal.json.tmp with something in it made every
+     * install exit 6 "check the target is writable and retry", forever. It is a leftover: removed.
+     */
+    @Test
+    void stateTempJournalThatIsAFolderIsNoDeadEnd() throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            Path tmp = Files.createDirectories(s.state.resolve("journal.json.tmp/sub"));
+            Files.writeString(tmp.resolve("x"), "x");
+            InstallOutcome o = s.installAgain(false);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            assertTrue(!Files.exists(s.state.resolve("journal.json.tmp"), LinkOption.NOFOLLOW_LINKS));
+        }
+    }
 }
