@@ -43,10 +43,23 @@ public final class ToolkitLocator {
                         "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
                 return new Selection(null, found, findings);
             }
+            if (!looksLikeToolkit(host, cudaPathOption)) {
+                findings.add(Finding.error("toolkit.missing", "--cuda-path " + cudaPathOption + " is not a CUDA toolkit (it has"
+                                + " no version.json, version.txt, bin/nvcc or include/cuda.h)",
+                        "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
+                return new Selection(null, found, findings);
+            }
             found.add(read(host, cudaPathOption, "--cuda-path"));
         }
         addIfDir(host, found, host.env("CUDA_PATH"), "CUDA_PATH");
         addIfDir(host, found, host.env("CUDA_HOME"), "CUDA_HOME");
+        for (String rule : List.of("CUDA_PATH", "CUDA_HOME")) {
+            if (host.env(rule) != null && found.stream().noneMatch(t -> t.foundBy().equals(rule)) && isDir(host, host.env(rule))) {
+                findings.add(Finding.warn("toolkit.not-a-toolkit", rule + "=" + host.env(rule) + " is not a CUDA toolkit (it has no"
+                        + " version.json, version.txt, bin/nvcc or include/cuda.h), so it was not used",
+                        "point " + rule + " at the toolkit's root folder, or unset it"));
+            }
+        }
         List<Toolkit> versioned = new ArrayList<>();
         for (var e : host.env().entrySet()) {
             Matcher m = CUDA_PATH_V.matcher(e.getKey());
@@ -179,12 +192,38 @@ public final class ToolkitLocator {
         }
         try {
             Path p = host.path(value.replace("\"", ""));
-            if (Files.isDirectory(p)) {
+            if (Files.isDirectory(p) && looksLikeToolkit(host, p)) {
                 out.add(read(host, p, rule));
             }
         } catch (RuntimeException ignored) {
             // an unusable value is as good as none
         }
+    }
+
+    private static boolean isDir(Host host, String value) {
+        try {
+            return Files.isDirectory(host.path(value.replace("\"", "")));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A folder is taken for a toolkit only if it holds something every toolkit has: a CUDA_PATH
+     * of "/" or "/etc" would otherwise receive include/cudnn*.h, lib64 and the tool's own folder.
+     */
+    static boolean looksLikeToolkit(Host host, Path root) {
+        for (String marker : List.of("version.json", "version.txt", "include/cuda.h", "include/cuda_runtime.h",
+                host.windows() ? "bin/nvcc.exe" : "bin/nvcc")) {
+            Path p = root;
+            for (String seg : marker.split("/")) {
+                p = p.resolve(seg);
+            }
+            if (Files.isRegularFile(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<Path> usualPlaces(Host host) {

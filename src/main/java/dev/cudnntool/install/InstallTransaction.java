@@ -278,8 +278,9 @@ final class InstallTransaction {
             }
         }
         String license = null;
-        if (t.kind() == InstallTarget.Kind.TOOLKIT) {
-            for (ArchiveItem l : report.entries(EntryRole.LICENSE)) {
+        // A toolkit keeps the licence in the record; a prefix too when its folder holds someone else's licence.
+        for (ArchiveItem l : report.entries(EntryRole.LICENSE)) {
+            if (t.kind() == InstallTarget.Kind.TOOLKIT || Placement.destination(t, name, l).isEmpty()) {
                 Path keep = historyDir.resolve(l.fileName());
                 jops.add(Journal.Op.move(paths.store(sink.staged(l)), paths.store(keep)));
                 license = paths.store(keep);

@@ -34,7 +34,8 @@ final class Leftovers {
         Path tmp = StateReader.tempJournal(state);
         if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
             temp = pending == null;
-            if (delete(ops, tmp)) {
+            // a folder there (never the tool's) would block every journal to come: removed with what it holds
+            if (Files.isDirectory(tmp, LinkOption.NOFOLLOW_LINKS) ? deleteTree(runner, tmp) : delete(ops, tmp)) {
                 removed.add(tmp.getFileName().toString());
             }
         }

@@ -47,6 +47,9 @@ public final class Placement {
             for (String s : rel) {
                 p = p.resolve(s);
             }
+            if (item.role() == EntryRole.LICENSE && PrefixLicence.someoneElses(p)) {
+                return Optional.empty(); // kept in the install record; the folder's own licence stays
+            }
             return Optional.of(p);
         }
         String file = item.fileName();
@@ -146,6 +149,9 @@ public final class Placement {
      * without one (headers, libcudnn.so, cudnn.lib), which always belong to the release installed.
      */
     static Optional<Integer> ownedMajor(String fileName) {
+        if (CudnnFiles.isHeader(fileName) && fileName.toLowerCase(Locale.ROOT).startsWith("cudnn_frontend")) {
+            return Optional.empty(); // NVIDIA's header-only cudnn-frontend, often put beside cuDNN: not cuDNN's, never stale
+        }
         return CudnnFiles.ownedMajor(fileName);
     }
 

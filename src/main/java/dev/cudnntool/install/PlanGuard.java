@@ -27,12 +27,18 @@ final class PlanGuard {
         List<Finding> findings = new ArrayList<>(outsideLinks(t));
         findings.addAll(raw.findings());
         List<PlanStep> steps = new ArrayList<>();
+        StatePaths sp = new StatePaths(t.root());
         for (PlanStep s : raw.steps()) {
             Path real;
             try {
                 real = StatePaths.real(s.target());
             } catch (IOException e) {
                 real = s.target();
+            }
+            if (!sp.insideTarget(real)) { // a folder deeper in the target that is a link leading out of it
+                throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, s.target().getParent() + " leads outside " + t.root()
+                        + " (through a link, to " + real.getParent() + "); nothing was changed",
+                        "make the link a plain folder, or install into the folder it leads to");
             }
             String name = real.getFileName().toString();
             if (t.kind() == InstallTarget.Kind.TOOLKIT && s.action() != PlanStep.Action.SAME && !isCudnnFile(name)) {

@@ -232,6 +232,13 @@ public final class RollbackService {
         Path trash = state.resolve("trash").resolve(rec.id());
         toolDirs.add(trash.getParent());
         jops.add(Journal.Op.move(sp.store(historyDir), sp.store(trash)));
+        for (Path d : toolDirs) { // a link among the tool's folders would carry the moved files out of the target
+            Path link = sp.linkOnTheWay(d);
+            if (link != null) {
+                throw new DamagedState(link, "is a link; the tool's own folders must be plain folders inside the target",
+                        reader.repairCommand());
+            }
+        }
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
         Finding pathUndo = SearchPathChange.undo(host, searchPaths(), historyDir, rec.id(), dryRun); // --add-to-path
         List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo);

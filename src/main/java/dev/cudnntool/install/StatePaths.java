@@ -26,7 +26,7 @@ public final class StatePaths {
     /** Install ids: "20261130T030000Z-0003"; a journal's id may end in "-rollback". */
     static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}");
     static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-rollback)?");
-    static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64");
+    static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64", "lib", "bin/x64"); // lib: a --prefix's
 
     private final Path root;
     private final Path state;
@@ -251,6 +251,28 @@ public final class StatePaths {
 
     private Path realState() {
         return realRoot().resolve(".cudnn-tool");
+    }
+
+    /**
+     * The first link met going down from the tool's folder to {@code dir} ({@code dir} included),
+     * or null. The tool's own folders (trash, kept, a record's removed slots) are plain folders:
+     * a link there would carry what the tool moves into it out of the target.
+     */
+    Path linkOnTheWay(Path dir) {
+        if (!dir.startsWith(state) || dir.equals(state)) {
+            return null;
+        }
+        Path cur = state;
+        for (Path seg : state.relativize(dir)) {
+            cur = cur.resolve(seg.toString());
+            if (Files.isSymbolicLink(cur)) {
+                return cur;
+            }
+            if (!Files.exists(cur, LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Whether the tool's own folder is a plain folder (a link there would lead the state elsewhere). */

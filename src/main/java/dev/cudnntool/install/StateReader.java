@@ -26,9 +26,11 @@ final class StateReader {
 
     private final StatePaths sp;
     private final String repair;
+    private final InstallTarget.Kind kind;
 
     StateReader(InstallTarget t) {
         this.sp = new StatePaths(t.root());
+        this.kind = t.kind();
         this.repair = "cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "") + " --repair";
     }
 
@@ -163,7 +165,7 @@ final class StateReader {
             return false;
         }
         if (!sp.inToolFolder(p)) {
-            sp.confined(stored, f, field, StatePaths.Area.TARGET, null, repair);
+            cudnnOnly(sp.confined(stored, f, field, StatePaths.Area.TARGET, null, repair), f, field);
             return false;
         }
         for (Path area : toolAreas) {
@@ -278,7 +280,7 @@ final class StateReader {
             if (x == null || !contentKnown(x.sha256(), x.linkTarget())) {
                 throw missing(f, field, null);
             }
-            sp.confined(x.path(), f, field + " path", StatePaths.Area.TARGET, null, repair);
+            cudnnOnly(sp.confined(x.path(), f, field + " path", StatePaths.Area.TARGET, null, repair), f, field + " path");
         }
         i = 0;
         for (InstallRecord.BackedUpFile b : r.backedUp()) {
@@ -286,7 +288,7 @@ final class StateReader {
             if (b == null || !contentKnown(b.sha256(), b.linkTarget())) {
                 throw missing(f, field, null);
             }
-            sp.confined(b.original(), f, field + " original", StatePaths.Area.TARGET, null, repair);
+            cudnnOnly(sp.confined(b.original(), f, field + " original", StatePaths.Area.TARGET, null, repair), f, field + " original");
             sp.confined(b.backup(), f, field + " backup", StatePaths.Area.TOOL, backups, repair);
         }
         for (String d : r.createdDirs()) {
@@ -294,6 +296,19 @@ final class StateReader {
         }
         if (r.license() != null) {
             sp.confined(r.license(), f, "license", StatePaths.Area.TOOL, dir, repair);
+        }
+    }
+
+    /**
+     * A file that state moves, restores or removes in the target must be one of cuDNN's (the
+     * licence too in a --prefix folder): a toolkit file that is not cuDNN's is never touched,
+     * whatever a record or journal says.
+     */
+    private void cudnnOnly(Path p, Path f, String field) {
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        if (!dev.cudnntool.archive.CudnnFiles.isCudnnFile(name)
+                && !(kind == InstallTarget.Kind.PREFIX && dev.cudnntool.archive.CudnnFiles.isLicence(name))) {
+            throw new DamagedState(f, "is refused: its " + field + " " + p + " is not one of cuDNN's files", repair);
         }
     }
 

@@ -44,6 +44,15 @@ final class StateRepair {
             setAside.add(state + " (a link, renamed to " + to.getFileName() + ")");
             return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
         }
+        List<Path> links = ToolFolderLinks.find(state);
+        if (!links.isEmpty()) { // links among the tool's own folders go first; run --repair again for the rest
+            for (Path link : links) {
+                Path to = unique(link.resolveSibling(link.getFileName() + ".link-" + STAMP.format(clock.instant())));
+                moves.add(new Path[] {link, to});
+                setAside.add(link + " (a link, renamed to " + to.getFileName() + ")");
+            }
+            return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
+        }
         Path quarantine = unique(state.resolve("quarantine").resolve(STAMP.format(clock.instant())));
         StateReader reader = new StateReader(t);
         String pendingNote = null;

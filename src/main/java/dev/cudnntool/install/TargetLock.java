@@ -30,7 +30,11 @@ public final class TargetLock implements AutoCloseable {
         Path file = stateDir.resolve("lock");
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (Files.isSymbolicLink(file)) {
+                Files.delete(file); // never the tool's: opened, it would create or lock a file outside the target
+            }
+            ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
             FileLock l;
             try {
                 l = ch.tryLock();
@@ -69,10 +73,11 @@ public final class TargetLock implements AutoCloseable {
      */
     public static boolean isHeld(Path stateDir) {
         Path file = stateDir.resolve("lock");
-        if (!Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             FileLock l = ch.tryLock();
             if (l == null) {
                 return true;
