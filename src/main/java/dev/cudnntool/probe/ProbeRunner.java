@@ -21,6 +21,20 @@ public final class ProbeRunner {
     /** The streaming parser only: an ObjectMapper would cost cudnn-verify a tenth of a second to start. */
     private static final JsonFactory JSON = new JsonFactory();
 
+    /**
+     * Loads the parser's classes while the caller would otherwise only wait for the child (verify
+     * calls it just before it joins the probe): the answer is then read without that cost.
+     */
+    public static void warmUpParser() {
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser("{\"event\":\"x\",\"value\":1}")) {
+            while (p.nextToken() != null) {
+                p.getText();
+            }
+        } catch (java.io.IOException ignored) {
+            // only a warm-up
+        }
+    }
+
     private final ProcessRunner runner;
     private final List<String> javaCommand;
     private ProcessRunner.Started warm;

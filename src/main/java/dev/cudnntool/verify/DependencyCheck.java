@@ -29,29 +29,40 @@ final class DependencyCheck {
 
     /** @param cudaMajor the CUDA major cuDNN was built for, or null when unknown (then only zlib is checked) */
     static List<Finding> findings(Host host, InstalledCudnn c, Integer cudaMajor) {
+        return findings(host, c, needingZlib(host, c), cudaMajor);
+    }
+
+    /** The libraries that need libz.so.1 at load time (Linux; read from their ELF headers). */
+    static List<String> needingZlib(Host host, InstalledCudnn c) {
+        List<String> needZ = new ArrayList<>();
+        if (host.windows()) {
+            return needZ;
+        }
+        boolean anyRead = false;
+        for (Path lib : FileChecks.libraries(c)) {
+            try {
+                ElfFile.Info info = ElfFile.read(lib, false);
+                anyRead = true;
+                if (info.needed().contains("libz.so.1")) {
+                    needZ.add(lib.getFileName().toString());
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // not readable as ELF: damage is reported elsewhere
+            }
+        }
+        if (!anyRead && c.major() >= 9) {
+            needZ.add("libcudnn_graph.so." + c.major()); // facts §4a, when the files cannot be read
+        }
+        return needZ;
+    }
+
+    /** @param needZ what {@link #needingZlib} found (read while the probe runs) */
+    static List<Finding> findings(Host host, InstalledCudnn c, List<String> needZ, Integer cudaMajor) {
         Map<String, String> needs = new LinkedHashMap<>(); // library -> what needs it
         List<Path> libs = FileChecks.libraries(c);
         List<Path> runpath = new ArrayList<>(List.of(c.runtimeDir()));
-        if (!host.windows()) {
-            List<String> needZ = new ArrayList<>();
-            boolean anyRead = false;
-            for (Path lib : libs) {
-                try {
-                    ElfFile.Info info = ElfFile.read(lib, false);
-                    anyRead = true;
-                    if (info.needed().contains("libz.so.1")) {
-                        needZ.add(lib.getFileName().toString());
-                    }
-                } catch (IOException | RuntimeException ignored) {
-                    // not readable as ELF: damage is reported elsewhere
-                }
-            }
-            if (!anyRead && c.major() >= 9) {
-                needZ.add("libcudnn_graph.so." + c.major()); // facts §4a, when the files cannot be read
-            }
-            if (!needZ.isEmpty()) {
-                needs.put("libz.so.1", String.join(", ", needZ) + " (at load time)");
-            }
+        if (!needZ.isEmpty()) {
+            needs.put("libz.so.1", String.join(", ", needZ) + " (at load time)");
         }
         if (cudaMajor != null && cudaMajor > 0) {
             String engines = "cuDNN " + c.major() + " (opened by name at run time by ";

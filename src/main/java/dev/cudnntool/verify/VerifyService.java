@@ -52,7 +52,8 @@ public final class VerifyService {
     public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {
         VerifyReport r = verifyTarget(cudaPath, prefix, expect);
         Path runtime = r.cudnn() != null ? r.cudnn().runtimeDir() : null;
-        List<CudnnCopy> copies = CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
+        List<CudnnCopy> copies = r.copies() != null && !r.copies().isEmpty() ? r.copies() // found while the probe ran
+                : CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
         List<Finding> findings = new ArrayList<>(r.findings());
         findings.addAll(CopyFinder.findings(host, copies));
         boolean ok = r.ok();
@@ -172,6 +173,12 @@ public final class VerifyService {
         findings.addAll(damaged);
         files(c, findings);
         LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(), c.headerVersion());
+        // While the probe child loads cuDNN (tens of ms), do here what does not need its answer.
+        List<CudnnCopy> copies = CopyFinder.find(host, c.runtimeDir(), found == null ? List.of() : found);
+        List<String> needZ = DependencyCheck.needingZlib(host, c);
+        if (probing != null) {
+            ProbeRunner.warmUpParser();
+        }
         ProbeResult p = probing == null ? null : probing.join();
         List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
         for (Finding f : search.findings()) {
@@ -195,7 +202,7 @@ public final class VerifyService {
         CudaVersion built = p != null && p.cudartVersion() != null && p.cudartVersion() > 0
                 ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
         findings.addAll(DriverFit.findings(host, driver.driver(), built));
-        findings.addAll(DependencyCheck.findings(host, c, built != null ? Integer.valueOf(built.major())
+        findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
         if (expect != null) {
@@ -211,7 +218,9 @@ public final class VerifyService {
                     : Finding.info("cudnn.ok", "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
                     + (p == null ? " (not loaded: --no-probe)" : "")));
         }
-        return report(platform, driver, toolkit, found, target, c, p, findings);
+        VerifyReport done = report(platform, driver, toolkit, found, target, c, p, findings);
+        return new VerifyReport(done.platform(), done.driver(), done.toolkit(), done.toolkitsFound(), done.target(), done.cudnn(),
+                done.probe(), done.findings(), done.ok(), copies);
     }
 
     private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, List<Toolkit> found,
@@ -222,6 +231,10 @@ public final class VerifyService {
     }
 
     private static void unfinished(InstallTarget target, List<Finding> findings) {
+        // Looked at without touching JournalRunner: its ObjectMapper costs verify ~50 ms to set up.
+        if (!java.nio.file.Files.exists(target.stateDir().resolve("journal.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
         try {
             Journal j = JournalRunner.read(target.stateDir());
             if (j != null) {
