@@ -66,7 +66,8 @@ final class Leftovers {
         return new Cleaned(temp, removed);
     }
 
-    private static List<Path> list(Path dir) {
+    /** The entries of a real folder (never through a link); empty when it is not one or cannot be read. */
+    static List<Path> list(Path dir) {
         List<Path> out = new ArrayList<>();
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return out;

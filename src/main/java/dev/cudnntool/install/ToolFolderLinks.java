@@ -1,7 +1,5 @@
 package dev.cudnntool.install;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -26,7 +24,7 @@ final class ToolFolderLinks {
         collect(state.resolve("trash"), 2, out);
         collect(state.resolve("kept"), 3, out);
         collect(state.resolve("quarantine"), 1, out);
-        for (Path record : children(History.dir(state))) {
+        for (Path record : Leftovers.list(History.dir(state))) {
             if (Files.isDirectory(record, LinkOption.NOFOLLOW_LINKS)) {
                 collect(record.resolve("removed"), 2, out);
             }
@@ -45,21 +43,9 @@ final class ToolFolderLinks {
         if (depth <= 1 || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        for (Path c : children(dir)) {
+        for (Path c : Leftovers.list(dir)) {
             collect(c, depth - 1, out);
         }
     }
 
-    private static List<Path> children(Path dir) {
-        List<Path> out = new ArrayList<>();
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return out;
-        }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            ds.forEach(out::add);
-        } catch (IOException ignored) {
-            // unreadable: nothing found there
-        }
-        return out;
-    }
 }
