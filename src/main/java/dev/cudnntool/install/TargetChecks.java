@@ -193,9 +193,21 @@ final class TargetChecks {
     }
 
     ToolException notWritable(Path dir, IOException e) {
-        return new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot write to " + dir + " (" + describe(e) + ")",
-                host.windows() ? "run the command from an elevated prompt (Run as administrator), or use --prefix DIR"
-                        : "run it with sudo, or use --prefix DIR for a folder you own", e);
+        String why = describe(e);
+        String fix;
+        if (readOnly(e)) {
+            fix = "the file system holding " + dir + " is mounted read-only: remount it read-write, or use --prefix DIR elsewhere";
+        } else if (e instanceof java.nio.file.FileAlreadyExistsException || e instanceof java.nio.file.NotDirectoryException) {
+            fix = "something that is not a folder stands where the tool needs one (" + why + "): move it out of the way and run again";
+        } else {
+            fix = host.windows() ? "run the command from an elevated prompt (Run as administrator), or use --prefix DIR"
+                    : "run it with sudo, or use --prefix DIR for a folder you own";
+        }
+        return new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot write to " + dir + " (" + why + ")", fix, e);
+    }
+
+    private static boolean readOnly(IOException e) {
+        return String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("read-only file system");
     }
 
     /** An I/O failure in a few words, always naming the file where the exception knows it; never "null". */
@@ -222,6 +234,9 @@ final class TargetChecks {
         if (m.contains("space") || m.contains("full") || m.contains("quota")) {
             return "free disk space (and inodes) on the drive holding the target (staging needs about the archive's"
                     + " expanded size)";
+        }
+        if (readOnly(e)) {
+            return "the target's file system is mounted read-only: remount it read-write, or use --prefix DIR elsewhere";
         }
         return host.windows() ? "close programs that use cuDNN, then run again from an elevated prompt"
                 : "check the target is writable (sudo) and retry";

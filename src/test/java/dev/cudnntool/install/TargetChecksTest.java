@@ -29,6 +29,24 @@ class TargetChecksTest {
     Path dir;
 
     @Test
+    void aReadOnlyFileSystemOrAFileInPlaceOfAFolderIsNotToldToUseSudo() throws Exception {
+        try (java.nio.file.FileSystem fs = TestHosts.unixFs()) {
+            Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
+            TargetChecks checks = new TargetChecks(host, new NioFileOps(), files -> java.util.List.of());
+            Path dir = fs.getPath("/mnt/ro/cudnn");
+            ToolException ro = checks.notWritable(dir, new java.nio.file.FileSystemException(
+                    "/mnt/ro/cudnn/.cudnn-tool", null, "Read-only file system"));
+            assertEquals(ExitCode.TARGET_NOT_WRITABLE, ro.exitCode());
+            assertTrue(ro.fix().contains("read-only") && !ro.fix().contains("sudo"), ro.fix());
+            ToolException file = checks.notWritable(dir, new java.nio.file.FileAlreadyExistsException("/mnt/ro/cudnn/.cudnn-tool"));
+            assertTrue(file.fix().contains("not a folder") && file.fix().contains(".cudnn-tool") && !file.fix().contains("sudo"),
+                    file.fix());
+            ToolException denied = checks.notWritable(dir, new java.nio.file.AccessDeniedException("/mnt/ro/cudnn"));
+            assertTrue(denied.fix().contains("sudo"), denied.fix());
+        }
+    }
+
+    @Test
     void anInstallThatLosesTheRaceIsToldLockedNeverSentToRollback() throws Exception {
         // Real file locks need the real file system; a Windows layout has no symlinks, so this runs anywhere.
         Path tk = TestHosts.toolkit(dir.resolve("cuda-12.2"), "12.2.20230823");
