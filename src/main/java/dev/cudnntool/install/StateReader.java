@@ -27,8 +27,10 @@ final class StateReader {
     private final StatePaths sp;
     private final String repair;
     private final InstallTarget.Kind kind;
+    private final Path root;
 
     StateReader(InstallTarget t) {
+        this.root = t.root();
         this.sp = new StatePaths(t.root());
         this.kind = t.kind();
         this.repair = "cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "") + " --repair";
@@ -275,12 +277,15 @@ final class StateReader {
         }
         Path backups = dir.resolve("backup");
         int i = 0;
+        List<Path> installedPaths = new ArrayList<>();
         for (InstallRecord.InstalledFile x : r.installed()) {
             String field = "installed[" + i++ + "]";
             if (x == null || !contentKnown(x.sha256(), x.linkTarget())) {
                 throw missing(f, field, null);
             }
-            cudnnOnly(sp.confined(x.path(), f, field + " path", StatePaths.Area.TARGET, null, repair), f, field + " path");
+            Path p = sp.confined(x.path(), f, field + " path", StatePaths.Area.TARGET, null, repair);
+            cudnnOnly(p, f, field + " path");
+            installedPaths.add(p);
         }
         i = 0;
         for (InstallRecord.BackedUpFile b : r.backedUp()) {
@@ -292,7 +297,14 @@ final class StateReader {
             sp.confined(b.backup(), f, field + " backup", StatePaths.Area.TOOL, backups, repair);
         }
         for (String d : r.createdDirs()) {
-            sp.createdDir(d, f, repair);
+            Path created = sp.createdDir(d, f, repair);
+            // An install creates a folder inside the target only to hold the files it installs: a
+            // record naming any other folder (an empty folder of the toolkit's) is refused.
+            if (created.isAbsolute() && created.startsWith(root) && !created.equals(root)
+                    && installedPaths.stream().noneMatch(x -> x.startsWith(created))) {
+                throw new DamagedState(f, "is refused: its created folder " + created
+                        + " holds none of the files that install put in place", repair);
+            }
         }
         if (r.license() != null) {
             sp.confined(r.license(), f, "license", StatePaths.Area.TOOL, dir, repair);

@@ -121,6 +121,19 @@ class StatePathsTest {
     }
 
     @Test
+    void aCreatedFolderThatHoldsNoneOfTheInstalledFilesIsRefused() throws Exception {
+        // An empty folder of the toolkit's, named as "created" by a forged record: rollback would remove it.
+        refusedAfter(s -> {
+            try {
+                Files.createDirectories(s.tk.resolve("extras/empty"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            edit(s, r -> r.withArray("createdDirs").add("extras/empty"));
+        }, "holds none of the files");
+    }
+
+    @Test
     void anIdWithSeparatorsIsRefused() throws Exception {
         refusedAfter(s -> edit(s, r -> r.put("id", "../../../sentinel")), "'id'");
         refusedAfter(s -> edit(s, r -> r.put("id", s.first.record().id())), "'id'");
