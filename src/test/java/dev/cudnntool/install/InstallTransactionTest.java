@@ -10,6 +10,7 @@ import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -39,12 +40,12 @@ class InstallTransactionTest {
     @Test
     void aJournalThatCannotBeWrittenIsExit6AndNothingChanged() throws Exception {
         Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
-        for (String op : new String[] {"journal", "log"}) {
+        for (String op : new String[] {"journal", "journal-log"}) {
             try (FileSystem fs = TestHosts.unixFs()) {
                 Host host = InstallServiceTest.upgradeScene(fs);
                 Path tk = fs.getPath("/usr/local/cuda-12.2");
                 Map<String, String> before = TreeSnapshot.of(tk);
-                JournalFaults full = new JournalFaults((o, p) -> o.equals(op)
+                FailingFileOps full = new FailingFileOps().diskFull((o, p) -> o.equals(op)
                         && p.getFileName().toString().startsWith("journal."));
                 InstallOutcome o = InstallServiceTest.install(host, full, archive);
                 assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), op + ": " + o.summary());

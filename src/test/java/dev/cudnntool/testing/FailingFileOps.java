@@ -10,14 +10,16 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Real file operations that fail on purpose: at the calls whose numbers are given (1-based), and
- * with "access denied" for any change inside a folder a test marks read-only.
+ * Real file operations that fail on purpose: at the calls whose numbers are given (1-based), with
+ * "access denied" for any change inside a folder a test marks read-only, and with "no space left"
+ * where a test says so.
  */
 public final class FailingFileOps implements FileOps {
     private final FileOps real = new NioFileOps();
     private final Set<Integer> failAt;
     private Predicate<Path> readOnly = p -> false;
     private Predicate<Path> inUse = p -> false;
+    private java.util.function.BiPredicate<String, Path> full = (op, p) -> false;
     public int calls;
 
     public FailingFileOps(Integer... failAt) {
@@ -26,6 +28,12 @@ public final class FailingFileOps implements FileOps {
 
     public FailingFileOps readOnly(Predicate<Path> which) {
         this.readOnly = which;
+        return this;
+    }
+
+    /** "No space left on device" where the predicate on (operation, path) says, e.g. ("journal", journal.json). */
+    public FailingFileOps diskFull(java.util.function.BiPredicate<String, Path> where) {
+        this.full = where;
         return this;
     }
 
@@ -42,6 +50,9 @@ public final class FailingFileOps implements FileOps {
         }
         if (readOnly.test(p)) {
             throw new AccessDeniedException(p.toString(), null, "Access is denied");
+        }
+        if (full.test(op, p)) {
+            throw new java.nio.file.FileSystemException(p.toString(), null, "No space left on device");
         }
     }
 
