@@ -1,7 +1,5 @@
 package dev.cudnntool.archive;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The built-in catalogue of cuDNN archives whose sha256 NVIDIA published: {@value #RESOURCE}, a
@@ -28,7 +25,6 @@ public final class Catalogue {
     /** Release dates from NVIDIA's manifests, kept apart so the catalogue stays a verbatim copy. */
     public static final String RELEASE_DATES = "cudnn-release-dates.json";
     public static final int SCHEMA = 1;
-    private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
     private static final String RELEASE_DATE = "releaseDate";
 
     private final List<CatalogueEntry> archives;
@@ -75,9 +71,7 @@ public final class Catalogue {
 
     /** {@code {"dates": {"9.5.1": "2024-10-25", "8.9.5.29": "2023-09-12"}}}: NVIDIA's manifest dates per release label. */
     static Map<String, String> parseDates(byte[] json) throws IOException {
-        Map<String, String> out = new LinkedHashMap<>();
-        new ObjectMapper().readTree(json).path("dates").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-        return out;
+        return CatalogueReader.dates(json);
     }
 
     /**
@@ -106,79 +100,7 @@ public final class Catalogue {
      * a 64-digit lower-case sha256, a positive size or null; every conflict with two or more candidates.
      */
     public static Catalogue parse(byte[] json) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("catalogue is not JSON: " + e.getMessage(), e);
-        }
-        if (root == null || root.path("schema").asInt(-1) != SCHEMA) {
-            throw new IllegalArgumentException("catalogue schema is not " + SCHEMA);
-        }
-        List<CatalogueEntry> out = new ArrayList<>();
-        for (JsonNode a : required(root, "archives")) {
-            String sha = text(a, "sha256");
-            out.add(entry(a, sha, size(a, a.path("fileName").asText()), List.of()));
-        }
-        for (JsonNode c : required(root, "conflicts")) {
-            List<String> candidates = new ArrayList<>();
-            Long size = null;
-            for (JsonNode cand : required(c, "candidates")) {
-                candidates.add(sha(cand, c.path("fileName").asText()));
-                Long s = size(cand, c.path("fileName").asText());
-                size = size == null ? s : size;
-            }
-            if (candidates.size() < 2) {
-                throw new IllegalArgumentException("conflict " + c.path("fileName").asText() + " has fewer than two candidates");
-            }
-            out.add(entry(c, candidates.get(0), size, candidates));
-        }
-        return new Catalogue(out);
-    }
-
-    private static CatalogueEntry entry(JsonNode a, String sha, Long size, List<String> candidates) {
-        String name = text(a, "fileName");
-        if (candidates.isEmpty()) {
-            sha = sha(a, name);
-        }
-        String date = a.hasNonNull(RELEASE_DATE) ? a.get(RELEASE_DATE).asText() : null;
-        return new CatalogueEntry(name, text(a, "version"), text(a, "os"), text(a, "arch"), text(a, "cudaVariant"),
-                text(a, "format"), sha, size, date, candidates);
-    }
-
-    private static JsonNode required(JsonNode node, String field) {
-        JsonNode n = node.get(field);
-        if (n == null || !n.isArray()) {
-            throw new IllegalArgumentException("catalogue lacks the array '" + field + "'");
-        }
-        return n;
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode n = node.get(field);
-        if (n == null || !n.isTextual() || n.asText().isEmpty()) {
-            throw new IllegalArgumentException("catalogue entry " + node.path("fileName").asText("?") + " lacks '" + field + "'");
-        }
-        return n.asText();
-    }
-
-    private static String sha(JsonNode node, String name) {
-        String sha = node.path("sha256").asText("");
-        if (!HEX64.matcher(sha).matches()) {
-            throw new IllegalArgumentException("catalogue entry " + name + " has a bad sha256 '" + sha + "'");
-        }
-        return sha;
-    }
-
-    private static Long size(JsonNode node, String name) {
-        JsonNode s = node.get("size");
-        if (s == null || s.isNull()) {
-            return null;
-        }
-        if (!s.canConvertToLong() || s.asLong() <= 0) {
-            throw new IllegalArgumentException("catalogue entry " + name + " has a bad size " + s);
-        }
-        return s.asLong();
+        return new Catalogue(CatalogueReader.entries(json, SCHEMA));
     }
 
     /** Every entry: the agreed archives first, then the disputed names. */
