@@ -34,11 +34,20 @@ final class CheckedTarInput extends TarArchiveInputStream {
             extensionNext = record[SPARSE_RECORD_EXTENDED] != 0;
             return record;
         }
-        if (!TarUtils.verifyCheckSum(record)) {
+        if (!checksumMatches(record)) {
             throw new IOException("the tar header at byte " + (getBytesRead() - record.length)
                     + " has a wrong checksum (tar -t refuses it too)");
         }
         extensionNext = record[TYPE_FLAG] == 'S' && record[GNU_SPARSE_EXTENDED] != 0;
         return record;
+    }
+
+    /** A checksum field that is not even octal digits is a wrong checksum, not a program error. */
+    static boolean checksumMatches(byte[] record) {
+        try {
+            return TarUtils.verifyCheckSum(record);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

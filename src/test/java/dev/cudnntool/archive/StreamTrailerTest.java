@@ -135,6 +135,15 @@ class StreamTrailerTest {
         refused(write("bad", name, gzip(badChecksum(tar))), "wrong checksum");
     }
 
+    /** Found by the hostile-archive property test with more tries: commons-compress threw on it (exit 70). */
+    @Test
+    void aChecksumFieldThatIsNotOctalIsAWrongChecksumNotAProgramError() throws Exception {
+        String name = fixture.fileName().replace(".tar.xz", ".tgz");
+        byte[] tar = tarBytes();
+        Arrays.fill(tar, 148, 156, (byte) ')'); // the checksum field: eight bytes that are no number
+        refused(write("bad", name, gzip(tar)), "wrong checksum");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void bytesAfterTheLastXzStreamAreRefused(String decoder) throws Exception {
