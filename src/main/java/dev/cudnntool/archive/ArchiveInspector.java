@@ -30,6 +30,7 @@ public final class ArchiveInspector {
 
     private final InspectionLimits limits;
     private final Opener opener;
+    private ArchiveDigest digest;
 
     public ArchiveInspector(InspectionLimits limits, Opener opener) {
         this.limits = limits;
@@ -44,6 +45,15 @@ public final class ArchiveInspector {
         this(InspectionLimits.DEFAULT);
     }
 
+    /**
+     * A digest of the archive file the caller started early ({@link ArchiveDigest#start}): a zip's
+     * reader waits for it instead of hashing the file itself. Null, or one of another file, is ignored.
+     */
+    public ArchiveInspector withDigest(ArchiveDigest early) {
+        this.digest = early;
+        return this;
+    }
+
     public ArchiveReport inspect(Path archive, ArchiveName name, ChecksumExpectation expected) {
         return inspect(archive, name, expected, EntrySink.NONE, ReadProgress.NONE);
     }
@@ -55,7 +65,7 @@ public final class ArchiveInspector {
             expected.checkSizeBeforeReading(name, fileSize); // the catalogue's size: a truncated download stops here
         }
         if (name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()) {
-            return new ParallelZip(limits, archive, name, sink, progress, fileSize).read(expected);
+            return new ParallelZip(limits, archive, name, sink, progress, fileSize, digest).read(expected);
         }
         EntryWalk walk = new EntryWalk(limits, name, sink, progress, fileSize);
         String sha256;

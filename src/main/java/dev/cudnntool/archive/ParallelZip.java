@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,8 +25,10 @@ import java.util.zip.ZipFile;
 /**
  * A zip on this machine's disk is read with random access: the whole central directory is
  * checked before a single byte is inflated (names, types, sizes, ratios), then the entries are
- * inflated in parallel, largest first, each hashed and CRC-checked as it is written, while
- * another thread hashes the archive file itself.
+ * inflated in parallel, largest first, each from its own channel ({@link ZipEntryInput}), hashed
+ * and CRC-checked as it is written, while another thread hashes the archive file itself
+ * ({@link ArchiveDigest}, started by the caller as early as it likes). The file must still be the
+ * one the hashing began on when every entry is read.
  */
 final class ParallelZip {
     private final Path archive;
@@ -38,9 +41,14 @@ final class ParallelZip {
     private final AtomicLong written = new AtomicLong();
     private final AtomicInteger done = new AtomicInteger();
     private long declaredTotal;
+    private final ArchiveDigest early;
+    /** One direct buffer for compressed bytes per inflating thread. */
+    private final ThreadLocal<ByteBuffer> compressed = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20));
 
+    /** @param early the archive's digest if the caller started one for this file, else null */
     ParallelZip(InspectionLimits limits, Path archive, ArchiveName name, EntrySink sink, ReadProgress progress,
-                long fileSize) {
+                long fileSize, ArchiveDigest early) {
+        this.early = early != null && early.file().equals(archive) ? early : null;
         this.limits = limits;
         this.archive = archive;
         this.name = name;
@@ -50,15 +58,19 @@ final class ParallelZip {
         this.walk = new EntryWalk(limits, name, sink, progress, fileSize);
     }
 
-    private record Pending(int index, ArchiveItem item, ZipEntry entry) {
+    /** {@code inDirectory}: the entry's place in the central directory. */
+    private record Pending(int index, ArchiveItem item, ZipEntry entry, int inDirectory) {
     }
 
     ArchiveReport read(ChecksumExpectation expected) {
         ExecutorService pool = null;
+        ArchiveDigest digest = early;
         try (ZipFile zip = new ZipFile(archive.toString())) {
             List<Pending> pending = new ArrayList<>();
+            List<ZipEntry> directory = new ArrayList<>();
             for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
                 ZipEntry ze = en.nextElement();
+                directory.add(ze);
                 RawEntry raw = new RawEntry(ze.getName(), ze.isDirectory() ? EntryType.DIRECTORY : EntryType.FILE,
                         ze.getSize(), null, 0);
                 EntryWalk.Prepared p = walk.prepare(raw);
@@ -71,8 +83,17 @@ final class ParallelZip {
                 }
                 checkDeclared(ze);
                 ArchiveItem item = new ArchiveItem(p.path(), p.relPath(), p.role(), EntryType.FILE, ze.getSize(), null, null, 0);
-                pending.add(new Pending(walk.items.size(), item, ze));
+                pending.add(new Pending(walk.items.size(), item, ze, directory.size() - 1));
                 walk.items.add(item);
+            }
+            if (digest == null) {
+                digest = ArchiveDigest.start(archive);
+            }
+            long[] offsets; // only once every entry passed the checks
+            try {
+                offsets = ZipDataOffsets.of(archive, directory, fileSize);
+            } catch (ZipDataOffsets.Damaged e) {
+                throw ArchiveInspector.corrupt(name, e.entry(), e);
             }
             int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
             pool = Executors.newFixedThreadPool(threads, r -> {
@@ -80,19 +101,21 @@ final class ParallelZip {
                 t.setDaemon(true);
                 return t;
             });
-            Future<String> archiveHash = pool.submit(() -> Hex.sha256(archive));
             List<Pending> bySize = new ArrayList<>(pending);
             bySize.sort(Comparator.comparingLong((Pending x) -> x.entry().getSize()).reversed());
             List<Future<ArchiveItem>> results = new ArrayList<>();
             for (Pending p : bySize) {
-                results.add(pool.submit(() -> extract(zip, p)));
+                results.add(pool.submit(() -> extract(p, offsets[p.inDirectory()])));
             }
             for (int i = 0; i < bySize.size(); i++) {
                 ArchiveItem doneItem = await(results.get(i), pool);
                 walk.items.set(bySize.get(i).index(), doneItem);
                 walk.files.put(doneItem.relPath(), doneItem);
             }
-            String sha256 = await(archiveHash, pool);
+            String sha256 = digest.await();
+            if (!digest.unchanged()) {
+                throw new ZipException("the file changed while it was being read (another program wrote or replaced it)");
+            }
             return walk.report(sha256, fileSize, expected);
         } catch (ToolException | ArchiveInspector.SinkFailure e) {
             throw e;
@@ -101,6 +124,9 @@ final class ParallelZip {
         } finally {
             if (pool != null) {
                 stop(pool);
+            }
+            if (digest != null && digest != early) {
+                digest.close();
             }
         }
     }
@@ -140,9 +166,9 @@ final class ParallelZip {
         }
     }
 
-    private ArchiveItem extract(ZipFile zip, Pending p) throws IOException {
+    private ArchiveItem extract(Pending p, long dataOffset) throws IOException {
         ZipEntry ze = p.entry();
-        try (InputStream raw = zip.getInputStream(ze)) {
+        try (InputStream raw = new ZipEntryInput(archive, dataOffset, ze.getCompressedSize(), ze.getMethod(), compressed.get())) {
             EntryMeter metered = new EntryMeter(raw, true) {
                 @Override
                 void counted(int n) throws IOException {

@@ -3,6 +3,8 @@ package dev.cudnntool.install;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveDigest;
+import dev.cudnntool.archive.ArchiveFormat;
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
@@ -10,6 +12,7 @@ import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -69,11 +72,21 @@ public final class InstallService {
             throw new ToolException(ExitCode.USAGE, "archive " + req.archive() + " does not exist or is not a file",
                     "pass the path of the downloaded archive to --archive");
         }
-        Preflight pf = Preflight.run(host, name, req.cudaPath(), req.prefix(), req.force());
-        return req.dryRun() ? dryRun(req, name, pf, progress) : install(req, name, pf, progress);
+        // A zip is hashed apart from its entries: that starts now, on its own thread, while the host
+        // checks below wait for nvidia-smi and read the toolkit (a .tar.xz is hashed as it is decoded).
+        try (ArchiveDigest digest = earlyDigest(req.archive(), name)) {
+            Preflight pf = Preflight.run(host, name, req.cudaPath(), req.prefix(), req.force());
+            return req.dryRun() ? dryRun(req, name, pf, progress, digest) : install(req, name, pf, progress, digest);
+        }
     }
 
-    private InstallOutcome dryRun(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress) {
+    private static ArchiveDigest earlyDigest(Path archive, ArchiveName name) {
+        return name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()
+                ? ArchiveDigest.start(archive) : null;
+    }
+
+    private InstallOutcome dryRun(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
+                                  ArchiveDigest digest) {
         TargetChecks checks = checks();
         List<Finding> findings = new ArrayList<>(pf.findings());
         ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
@@ -91,7 +104,8 @@ public final class InstallService {
         }
         ArchiveReport report;
         try {
-            report = new ArchiveInspector(limits).inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
+            report = new ArchiveInspector(limits).withDigest(digest)
+                    .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {
                 findings.add(Finding.error("archive.rejected", e.getMessage(), e.fix()));
@@ -145,7 +159,8 @@ public final class InstallService {
         return new InstallOutcome(stop == null ? ExitCode.OK : stop, summary, report, pf, plan, null, findings);
     }
 
-    private InstallOutcome install(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress) {
+    private InstallOutcome install(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
+                                   ArchiveDigest digest) {
         if (!pf.ready()) {
             return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + firstError(pf.findings(), "the host is not ready"),
                     null, pf, null, null, pf.findings());
@@ -190,7 +205,7 @@ public final class InstallService {
             Leftovers.clean(new JournalRunner(ops, sp), ops, state, null);
             String id = ID.format(clock.instant()) + "-" + String.format("%04d", nextSequence(t));
             tx = new InstallTransaction(req, name, pf, stateCreated, createdRoots, ops, clock, check, limits, toolVersion,
-                    checks, id).withAddToPath(addToPath);
+                    checks, id).withAddToPath(addToPath).withDigest(digest);
             return tx.run(progress);
         } finally {
             lock.release(false);

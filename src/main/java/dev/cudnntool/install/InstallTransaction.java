@@ -3,6 +3,7 @@ package dev.cudnntool.install;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.ArchiveItem;
 import dev.cudnntool.archive.ArchiveName;
@@ -48,6 +49,7 @@ final class InstallTransaction {
     private final Path staging;
     private final Path historyDir;
     private SearchPathChange addToPath; // --add-to-path; null when not asked for
+    private ArchiveDigest digest; // started by the service for a zip; null when none was
 
     InstallTransaction(InstallRequest req, ArchiveName name, Preflight pf, boolean stateCreated, List<Path> createdRoots,
                        FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits, String toolVersion,
@@ -77,6 +79,12 @@ final class InstallTransaction {
         return this;
     }
 
+    /** The archive's digest, started before the host checks (a zip's); null when none was. */
+    InstallTransaction withDigest(ArchiveDigest early) {
+        this.digest = early;
+        return this;
+    }
+
     JournalRunner runner() {
         return runner;
     }
@@ -87,7 +95,7 @@ final class InstallTransaction {
         StagingSink sink = new StagingSink(staging, ops);
         try {
             ops.createDirectory(staging);
-            report = new ArchiveInspector(limits).inspect(req.archive(), name, req.expected(), sink, progress);
+            report = new ArchiveInspector(limits).withDigest(digest).inspect(req.archive(), name, req.expected(), sink, progress);
         } catch (ArchiveInspector.SinkFailure e) {
             cleanupStaging();
             return failedBeforeCommit(findings, e.getCause(), "while unpacking into " + staging);
