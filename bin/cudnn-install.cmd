@@ -14,8 +14,10 @@ set "JAVA=java"
 if defined JAVA_HOME set "JAVA=%JAVA_HOME%\bin\java.exe"
 :java_found
 if not defined CUDNN_TOOL_JAVA_OPTS set "CUDNN_TOOL_JAVA_OPTS=-XX:+UseSerialGC -Xms16m -Xmx160m"
-rem The class-data archive the build made, quoted: its folder may hold spaces.
+rem The class-data archive the build made, quoted: its folder may hold spaces. The install's own
+rem (trained on an install) when it is there, else the tool's.
 set CDS=
 if exist "%~dp0..\target\cudnn-tool.jsa" set CDS="-XX:SharedArchiveFile=%~dp0..\target\cudnn-tool.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
+if exist "%~dp0..\target\cudnn-install.jsa" set CDS="-XX:SharedArchiveFile=%~dp0..\target\cudnn-install.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
 "%JAVA%" %CUDNN_TOOL_JAVA_OPTS% %CDS% -jar "%JAR%" install %*
 exit /b %ERRORLEVEL%

@@ -120,11 +120,12 @@ mkdir -p "$tool/bin" "$tool/target"
 cp bin/*.cmd "$tool/bin/"
 cp target/cudnn-tool.jar "$tool/target/"
 [ -f target/cudnn-tool.jsa ] || fail "target/cudnn-tool.jsa is missing: the quoting of -XX:SharedArchiveFile would go untested"
-cp target/cudnn-tool.jsa "$tool/target/"
+[ -f target/cudnn-install.jsa ] || fail "target/cudnn-install.jsa is missing: the install launcher's archive line would go untested"
+cp target/cudnn-tool.jsa target/cudnn-install.jsa "$tool/target/"
 x86="$C/Program Files (x86)/cudnn tool"
 mkdir -p "$x86/bin" "$x86/target" "$C/Program Files (x86)/no jar/bin"
 cp bin/*.cmd "$x86/bin/"; cp bin/*.cmd "$C/Program Files (x86)/no jar/bin/"
-cp target/cudnn-tool.jar target/cudnn-tool.jsa "$x86/target/"
+cp target/cudnn-tool.jar target/cudnn-tool.jsa target/cudnn-install.jsa "$x86/target/"
 
 # C:\cudnn: the archive unpacked by hand, as the guide says.
 pfx=$C/cudnn
