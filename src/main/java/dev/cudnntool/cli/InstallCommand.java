@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveName;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.install.InstallOutcome;
@@ -61,12 +62,18 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         Path file = PathArgument.file(ctx.host(), "--archive", archive);
         ArchiveName name = ArchiveName.parse(file.getFileName().toString());
+        try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks
+            return install(file, name, early);
+        }
+    }
+
+    private Integer install(Path file, ArchiveName name, ArchiveDigest early) {
         InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()), target.cudaPath(ctx.host()),
                 target.prefix(ctx.host()), force, dryRun, !noProbe);
         dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
         InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
                 noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host(), probe),
-                InspectionLimits.DEFAULT, VersionProvider.version());
+                InspectionLimits.DEFAULT, VersionProvider.version()).withDigest(early);
         if (ctx.host().windows()) {
             service.withHolders(probe::holders);
         }

@@ -39,6 +39,7 @@ public final class InstallService {
     private final String toolVersion;
     private java.util.function.Function<List<Path>, List<String>> holders = files -> List.of();
     private SearchPathChange addToPath; // --add-to-path; null when not asked for
+    private ArchiveDigest early; // a zip's digest the caller started; null when it did not
 
     public InstallService(Host host, FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits,
                           String toolVersion) {
@@ -72,17 +73,29 @@ public final class InstallService {
             throw new ToolException(ExitCode.USAGE, "archive " + req.archive() + " does not exist or is not a file",
                     "pass the path of the downloaded archive to --archive");
         }
-        // A zip is hashed apart from its entries: that starts now, on its own thread, while the host
-        // checks below wait for nvidia-smi and read the toolkit (a .tar.xz is hashed as it is decoded).
-        try (ArchiveDigest digest = earlyDigest(req.archive(), name)) {
+        // A zip is hashed apart from its entries: if the caller did not start that already, it starts
+        // now, on its own thread, while the host checks below wait for nvidia-smi and read the toolkit.
+        try (ArchiveDigest own = early == null ? startDigest(req.archive(), name) : null) {
+            ArchiveDigest digest = own != null ? own : early;
             Preflight pf = Preflight.run(host, name, req.cudaPath(), req.prefix(), req.force());
             return req.dryRun() ? dryRun(req, name, pf, progress, digest) : install(req, name, pf, progress, digest);
         }
     }
 
-    private static ArchiveDigest earlyDigest(Path archive, ArchiveName name) {
+    /**
+     * Starts hashing a zip on a thread of its own (a {@code .tar.xz} is hashed as it is decoded, and
+     * a file on another file system is read once, as a stream): null when there is nothing to start.
+     * The caller closes it; an install given it with {@link #withDigest} uses it instead of its own.
+     */
+    public static ArchiveDigest startDigest(Path archive, ArchiveName name) {
         return name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()
-                ? ArchiveDigest.start(archive) : null;
+                && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
+    }
+
+    /** A digest of the archive the caller started as early as it could ({@link #startDigest}); it stays the caller's to close. */
+    public InstallService withDigest(ArchiveDigest digest) {
+        this.early = digest;
+        return this;
     }
 
     private InstallOutcome dryRun(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
