@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Benchmark: cudnn-install against doing it by hand, in one run, alternating tool and manual runs
 # over ROUNDS rounds. Prints medians, ratios against the goals of issue 12, and peak resident memory.
-# Usage: bench/run.sh [ROUNDS] (default 5; about 2 minutes a round on 2 cores once the cache exists).
-# Archives are generated once into bench/cache (git-ignored): a zip, one tar compressed twice from
-# the same bytes, with `xz -T1` (one block: decoded as a stream) and `xz -T2` (many blocks: decoded
-# block-parallel), and a zip of 4.4 GB expanded for peak memory. Real cuDNN libraries for the verify
-# timing come from the real-cudnn Maven profile (cached in ~/.m2).
-# BENCH_DIVISOR=N (default 1) scales the generated files down N times, into bench/cache/divN, for a
+# Usage: bench/run.sh [ROUNDS] (default 5; about 3 minutes a round on 2 cores once the cache exists).
+# Archives are generated once into bench/cache/real (git-ignored) from NVIDIA's real cuDNN 8.9.7
+# libraries (Bytedeco's redistributable jars, which the real-cudnn Maven profile fetches into ~/.m2):
+# a zip of the real Windows DLLs (~720 MB, as large as NVIDIA's 8.9.x Windows zips), one tar of the
+# real Linux libraries compressed twice, with `xz -T1` (one block: decoded as a stream) and `xz -T2`
+# (many blocks: decoded block-parallel), and a zip of 4.4 GB expanded for peak memory. The first run
+# spends about 15 minutes compressing them.
+# BENCH_DIVISOR=N (default 1) cuts every file to 1/N of its size, into bench/cache/real/divN, for a
 # quick look on a slow machine; the results are then not the issue's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 DIV=${BENCH_DIVISOR:-1}
-CACHE=bench/cache; [ "$DIV" = 1 ] || CACHE=bench/cache/div$DIV
+CACHE=bench/cache/real; [ "$DIV" = 1 ] || CACHE=bench/cache/real/div$DIV
 WORK=${BENCH_WORK:-/tmp/cudnn-bench}
 NAME=cudnn-linux-x86_64-8.9.5.30_cuda12-archive
 ZIP=$CACHE/cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip
@@ -24,21 +26,25 @@ for tool in unzip xz tar cp /usr/bin/time java mvn python3; do
 done
 
 mvn -q -B -Preal-cudnn -DskipTests package test-compile generate-test-resources
+V=$(sed -n 's:.*<bytedeco.cudnn8.version>\(.*\)</bytedeco.cudnn8.version>.*:\1:p' pom.xml)
+WINJAR=${MAVEN_REPO:-$HOME/.m2/repository}/org/bytedeco/cuda/$V/cuda-$V-windows-x86_64-redist.jar
+[ -f "$WINJAR" ] || mvn -q -B dependency:get -Dartifact="org.bytedeco:cuda:$V:jar:windows-x86_64-redist"
+[ -f "$WINJAR" ] || { echo "bench: $WINJAR is missing (NVIDIA's Windows DLLs)" >&2; exit 2; }
 GEN="java -cp target/test-classes:target/cudnn-tool.jar dev.cudnntool.bench.BenchArchives $CACHE"
 mkdir -p "$CACHE/single"
-[ -f "$ZIP" ] || $GEN windows "$DIV"
+[ -f "$ZIP" ] || $GEN windows "$DIV" "$WINJAR" target/real-cudnn/linux-8
 if [ ! -f "$TXZ" ] || [ ! -f "$TXZ1" ]; then
   echo "bench: making the Linux archives (xz -T1 takes a few minutes)"
-  $GEN linux-tar "$DIV"
+  $GEN linux-tar "$DIV" "$WINJAR" target/real-cudnn/linux-8
   (cd "$CACHE/linux-tree" && tar -cf ../linux.tar "$NAME")
   rm -rf "$CACHE/linux-tree"
   xz -T2 -6 -c "$CACHE/linux.tar" > "$TXZ.part" && mv "$TXZ.part" "$TXZ"
   xz -T1 -6 -c "$CACHE/linux.tar" > "$TXZ1.part" && mv "$TXZ1.part" "$TXZ1"
   rm -f "$CACHE/linux.tar"
 fi
-[ -f "$HUGE" ] || $GEN huge "$DIV"
+[ -f "$HUGE" ] || $GEN huge "$DIV" "$WINJAR" target/real-cudnn/linux-8
 blocks() { xz --robot -lv "$1" | awk -F'\t' '$1=="totals"{print $3}'; }
-# The archives carry NVIDIA's names but not NVIDIA's bytes: give their own sha256 (it wins over the catalogue's).
+# The archives carry NVIDIA's names and libraries but are not NVIDIA's files: give their own sha256 (it wins over the catalogue's).
 declare -A SHA
 for a in "$ZIP" "$TXZ" "$TXZ1" "$HUGE"; do SHA[$a]=$(sha256sum "$a" | cut -d' ' -f1); done
 

@@ -7,43 +7,36 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
 /**
- * Writes the benchmark's archives: NVIDIA's file names and layouts with roughly the real sizes
- * of cuDNN 8.9.x (the DLL and .so sizes of NVIDIA's redistributables), their bytes cut from this
- * machine's own shared objects so they compress like real machine code. Usage:
- * {@code BenchArchives OUTDIR windows|linux-tar|huge [DIVISOR]}; the Linux tar is compressed by
- * bench/run.sh with the system xz. DIVISOR (default 1) scales every large file down, for a quick
- * run on a slow machine; the real benchmark uses 1.
+ * Writes the benchmark's archives with NVIDIA's file names and layouts, and NVIDIA's bytes: the
+ * real cuDNN 8.9.7 Windows DLLs from Bytedeco's redistributable jar for the zip (about 720 MB, as
+ * large as NVIDIA's own 8.9.x Windows zips), the real Linux shared objects for the tar. Usage:
+ * {@code BenchArchives OUTDIR windows|linux-tar|huge DIVISOR WINDOWS_REDIST_JAR LINUX_LIB_DIR}; the
+ * Linux tar is compressed by bench/run.sh with the system xz. DIVISOR (1 for the real benchmark)
+ * cuts every file to 1/DIVISOR of its size, for a quick run on a slow machine. Small files that
+ * the redistributables lack (import libraries, static libraries) are cut from real library bytes
+ * too, so everything compresses as NVIDIA's archives do.
  */
 public final class BenchArchives {
-    /** Sizes of NVIDIA's cuDNN 8.9.7 Windows DLLs and Linux shared objects, in bytes. */
-    static final Map<String, Long> WINDOWS_DLL = Map.of("cudnn", 288_296L, "cudnn_adv_infer", 125_217_320L,
-            "cudnn_adv_train", 116_558_888L, "cudnn_cnn_infer", 582_690_344L, "cudnn_cnn_train", 122_242_104L,
-            "cudnn_ops_infer", 89_759_272L, "cudnn_ops_train", 70_162_472L);
-    static final Map<String, Long> LINUX_SO = Map.of("cudnn", 142_008L, "cudnn_adv_infer", 125_098_064L,
-            "cudnn_adv_train", 116_106_128L, "cudnn_cnn_infer", 570_673_312L, "cudnn_cnn_train", 125_431_984L,
-            "cudnn_ops_infer", 90_829_248L, "cudnn_ops_train", 70_926_584L);
-
-    private final List<Path> sources;
+    private final Path windowsJar;
+    private final Path linuxLibs;
     private final int divisor;
 
-    private BenchArchives(List<Path> sources, int divisor) {
-        this.sources = sources;
+    private BenchArchives(Path windowsJar, Path linuxLibs, int divisor) {
+        this.windowsJar = windowsJar;
+        this.linuxLibs = linuxLibs;
         this.divisor = divisor;
     }
 
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args[0]);
         Files.createDirectories(out);
-        BenchArchives b = new BenchArchives(machineCode(), args.length > 2 ? Integer.parseInt(args[2]) : 1);
+        BenchArchives b = new BenchArchives(Path.of(args[3]), Path.of(args[4]), Integer.parseInt(args[2]));
         switch (args[1]) {
             case "windows" -> b.windowsZip(out.resolve("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip"), 1);
             case "huge" -> b.windowsZip(out.resolve("huge").resolve("cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip"), 4);
@@ -52,62 +45,67 @@ public final class BenchArchives {
         }
     }
 
-    /** Every shared object of this machine, in a fixed order: the raw material. */
-    static List<Path> machineCode() throws IOException {
-        List<Path> out = new ArrayList<>();
-        for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib/jvm", "/usr/lib")) {
-            Path r = Path.of(root);
-            if (!Files.isDirectory(r)) {
-                continue;
-            }
-            try (Stream<Path> s = Files.walk(r)) {
-                s.filter(p -> Files.isRegularFile(p) && !Files.isSymbolicLink(p) && p.getFileName().toString().contains(".so"))
-                        .sorted(Comparator.naturalOrder()).forEach(out::add);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IOException("no shared objects found on this machine to make library contents from");
-        }
-        return out;
-    }
-
-    private int cursor;
-
-    /** Writes {@code size} bytes of machine code, continuing through the source files where the last call stopped. */
-    private void fill(OutputStream out, long size) throws IOException {
+    /** Copies {@code size} bytes of {@code source} (from {@code skip} on), {@code times} over, cut by the divisor. */
+    private void copy(Content source, long skip, long size, int times, OutputStream out) throws IOException {
+        long left = size * times / divisor;
         byte[] buf = new byte[1 << 20];
-        long left = size;
         while (left > 0) {
-            Path src = sources.get(cursor++ % sources.size());
-            try (InputStream in = Files.newInputStream(src)) {
+            try (InputStream in = source.open()) {
+                in.skipNBytes(skip);
+                long part = Math.min(left, size);
                 int n;
-                while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+                while (part > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, part))) > 0) {
                     out.write(buf, 0, n);
+                    part -= n;
                     left -= n;
                 }
             }
         }
     }
 
+    @FunctionalInterface
+    private interface Content {
+        InputStream open() throws IOException;
+    }
+
+    private Content dll(ZipFile jar, String name) throws IOException {
+        ZipEntry e = jar.getEntry("org/bytedeco/cuda/windows-x86_64/" + name);
+        if (e == null) {
+            throw new IOException(windowsJar + " lacks " + name);
+        }
+        return () -> jar.getInputStream(e);
+    }
+
+    private Content so(String name) throws IOException {
+        Path p = linuxLibs.resolve(name);
+        if (!Files.isRegularFile(p)) {
+            throw new IOException("no " + p + ": run mvn -Preal-cudnn generate-test-resources first");
+        }
+        return () -> Files.newInputStream(p);
+    }
+
     void windowsZip(Path file, int scale) throws IOException {
         Files.createDirectories(file.getParent());
         CudnnVersion v = CudnnVersion.parse("8.9.5.30");
         String top = "cudnn-windows-x86_64-8.9.5.30_cuda12-archive/";
-        try (ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
+        try (ZipFile jar = new ZipFile(windowsJar.toFile());
+             ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
             zip.setLevel(6);
             put(zip, top + "LICENSE", "cuDNN SOFTWARE LICENSE AGREEMENT (benchmark copy)\n".repeat(400).getBytes());
             for (String base : CudnnComponents.libraries(8)) {
-                zip.putNextEntry(new ZipEntry(top + "bin/" + CudnnComponents.windowsDll(base, 8)));
-                fill(zip, WINDOWS_DLL.get(base) * scale / divisor);
+                String name = CudnnComponents.windowsDll(base, 8);
+                zip.putNextEntry(new ZipEntry(top + "bin/" + name));
+                copy(dll(jar, name), 0, jar.getEntry("org/bytedeco/cuda/windows-x86_64/" + name).getSize(), scale, zip);
                 zip.closeEntry();
             }
             for (String h : CudnnComponents.headers(8)) {
                 put(zip, top + "include/" + h, header(h, v));
             }
+            Content dispatcher = dll(jar, CudnnComponents.windowsDll("cudnn", 8));
             for (String base : CudnnComponents.libraries(8)) {
                 for (String lib : List.of(base + ".lib", base + "64_8.lib")) {
                     zip.putNextEntry(new ZipEntry(top + "lib/x64/" + lib));
-                    fill(zip, 60_000 + base.length() * 4_000L);
+                    copy(dispatcher, 0, 60_000 + base.length() * 4_000L, 1, zip);
                     zip.closeEntry();
                 }
             }
@@ -126,17 +124,21 @@ public final class BenchArchives {
         }
         for (String base : CudnnComponents.libraries(8)) {
             String real = "lib" + base + ".so.8.9.5";
+            String soname = "lib" + base + ".so.8";
             try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(real)), 1 << 20)) {
-                fill(o, LINUX_SO.get(base) / divisor);
+                copy(so(soname), 0, Files.size(linuxLibs.resolve(soname)), 1, o);
             }
-            Files.createSymbolicLink(top.resolve("lib").resolve("lib" + base + ".so.8"), Path.of(real));
-            Files.createSymbolicLink(top.resolve("lib").resolve("lib" + base + ".so"), Path.of("lib" + base + ".so.8"));
+            Files.createSymbolicLink(top.resolve("lib").resolve(soname), Path.of(real));
+            Files.createSymbolicLink(top.resolve("lib").resolve("lib" + base + ".so"), Path.of(soname));
         }
-        // Static libraries: NVIDIA ships them too; two of moderate size keep the benchmark's run time sane.
+        // Static libraries: NVIDIA ships them too; two of moderate size keep the benchmark's run time
+        // sane, cut from the largest real library (GPU code, as in NVIDIA's static libraries).
+        long skip = 0;
         for (String s : List.of("libcudnn_adv_infer_static.a", "libcudnn_ops_infer_static.a")) {
             try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(s)), 1 << 20)) {
-                fill(o, 80_000_000L / divisor);
+                copy(so("libcudnn_cnn_infer.so.8"), skip, 80_000_000L, 1, o);
             }
+            skip += 80_000_000L;
         }
     }
 
