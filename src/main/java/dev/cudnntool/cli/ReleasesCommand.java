@@ -1,16 +1,14 @@
 package dev.cudnntool.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.CatalogueEntry;
 import dev.cudnntool.archive.OsFamily;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
-import dev.cudnntool.host.DriverMinimums;
-import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.Platform;
+import dev.cudnntool.host.ReleaseFit;
+import dev.cudnntool.host.ReleaseFit.Row;
 import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.ToolkitLocator;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -59,13 +56,6 @@ public class ReleasesCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
-    /** One row of the list. {@code toolkitFits}/{@code driverOk} are absent when unknown (no toolkit, no driver, another OS). */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Row(String fileName, String version, String os, String arch, String cudaVariant, String format,
-                      String sha256, List<String> candidates, Long size, String releaseDate, Boolean toolkitFits,
-                      String driverMinimum, Boolean driverOk, boolean recommended) {
-    }
-
     @Override
     public Integer call() {
         String wantOs = os == null ? hostOs() : alias(OS_ALIASES, os, "--os", "linux, windows or osx");
@@ -89,21 +79,8 @@ public class ReleasesCommand implements Callable<Integer> {
             toolkit = ToolkitLocator.locate(ctx.host(), cudaPath == null ? null : ctx.host().path(cudaPath), null).chosen();
             driver = DriverCheck.check(ctx.host(), Platform.detect(ctx.host()), null).driver();
         }
-        List<Row> rows = new ArrayList<>();
-        boolean recommended = false;
-        for (CatalogueEntry e : ctx.catalogue().select(wantOs, arches, cudaMajor, cudaMinor)) {
-            int variantMajor = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
-            Boolean fits = toolkit == null || toolkit.version() == null ? null : toolkit.version().major() == variantMajor;
-            OsFamily family = wantOs.equals("windows") ? OsFamily.WINDOWS : OsFamily.LINUX;
-            Optional<String> min = DriverMinimums.minimum(variantMajor, family);
-            Boolean driverOk = !driver.present() || min.isEmpty() ? null
-                    : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
-            boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk);
-            recommended |= pick;
-            rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
-                    e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
-                    fits, min.orElse(null), driverOk, pick));
-        }
+        OsFamily family = wantOs.equals("windows") ? OsFamily.WINDOWS : OsFamily.LINUX;
+        List<Row> rows = ReleaseFit.mark(ctx.catalogue().select(wantOs, arches, cudaMajor, cudaMinor), family, toolkit, driver);
         if (output.json) {
             var doc = Json.document("releases", ExitCode.OK.code());
             Map<String, Object> filter = new LinkedHashMap<>();
