@@ -136,7 +136,8 @@ public final class ArchiveInspector {
 
     /** Multi-block .xz files are decoded on several threads; everything else as one stream. */
     private static EntryCursor open(Path archive, InputStream in, ArchiveFormat format) throws IOException {
-        if (format == ArchiveFormat.TAR_XZ && !XzDecoders.decodesBlocksInParallel()) { // liblzma 5.4+ does it natively
+        XzBlockMap blocks = format == ArchiveFormat.TAR_XZ ? XzBlockMap.read(archive) : null;
+        if (blocks != null && !XzDecoders.decodesBlocksInParallel()) { // liblzma 5.4+ does it natively
             ParallelXz parallel;
             try {
                 parallel = ParallelXz.open(archive);
@@ -144,10 +145,10 @@ public final class ArchiveInspector {
                 parallel = null; // not a well-formed seekable .xz: the stream decoder will say what is wrong
             }
             if (parallel != null) {
-                return EntryCursor.overParallelXz(parallel);
+                return EntryCursor.overParallelXz(parallel, blocks);
             }
         }
-        return EntryCursor.open(new BufferedInputStream(in, 1 << 20), format);
+        return EntryCursor.open(new BufferedInputStream(in, 1 << 20), format, blocks);
     }
 
     /** An I/O failure of the sink (disk full, permission), not of the archive. */

@@ -28,41 +28,53 @@ public final class EntryCursor implements Closeable {
     /** What the tar is read from: the decompressed bytes, drained to their end by {@link #finishAndHash}. */
     private final InputStream decompressed;
     private final ParallelXz parallel;
+    /** For a multi-block .xz: which compressed bytes hold what the tar reader has taken (see {@link XzBlockMap}). */
+    private final XzBlockMap blocks;
+    private final Counting expanded;
 
     private EntryCursor(InputStream raw, MessageDigest digest, Counting compressed,
-                        ZipInputStream zip, InputStream decompressed) {
+                        ZipInputStream zip, InputStream decompressed, XzBlockMap blocks) {
         this.raw = raw;
         this.archiveDigest = digest;
         this.compressed = compressed;
         this.zip = zip;
-        this.decompressed = decompressed;
-        this.tar = decompressed == null ? null : new CheckedTarInput(decompressed, TarConstants.DEFAULT_BLKSIZE);
+        this.blocks = decompressed == null ? null : blocks;
+        this.expanded = this.blocks == null ? null : new Counting(decompressed);
+        this.decompressed = this.expanded != null ? this.expanded : decompressed;
+        this.tar = decompressed == null ? null : new CheckedTarInput(this.decompressed, TarConstants.DEFAULT_BLKSIZE);
         this.parallel = null;
     }
 
-    private EntryCursor(ParallelXz parallel) {
+    private EntryCursor(ParallelXz parallel, XzBlockMap blocks) {
         this.raw = null;
         this.archiveDigest = null;
         this.compressed = null;
         this.zip = null;
-        this.decompressed = parallel;
-        this.tar = new CheckedTarInput(parallel, 1 << 16);
+        this.blocks = blocks;
+        this.expanded = new Counting(parallel);
+        this.decompressed = expanded;
+        this.tar = new CheckedTarInput(expanded, 1 << 16);
         this.parallel = parallel;
     }
 
     /** A tar inside a multi-block .xz, decoded on several threads (see {@link ParallelXz}). */
-    static EntryCursor overParallelXz(ParallelXz parallel) {
-        return new EntryCursor(parallel);
+    static EntryCursor overParallelXz(ParallelXz parallel, XzBlockMap blocks) {
+        return new EntryCursor(parallel, blocks);
     }
 
     public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format) throws IOException {
+        return open(archiveBytes, format, null);
+    }
+
+    /** {@code blocks}: the block map of a multi-block .xz, or null (see {@link #compressedBytesRead}). */
+    static EntryCursor open(InputStream archiveBytes, ArchiveFormat format, XzBlockMap blocks) throws IOException {
         MessageDigest digest = sha256();
         DigestInputStream hashed = new DigestInputStream(archiveBytes, digest);
         Counting counting = new Counting(hashed);
         return switch (format) {
-            case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null);
-            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting));
-            case TGZ -> new EntryCursor(hashed, digest, counting, null, new GzipCompressorInputStream(counting, true));
+            case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null, null);
+            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting), blocks);
+            case TGZ -> new EntryCursor(hashed, digest, counting, null, new GzipCompressorInputStream(counting, true), null);
         };
     }
 
@@ -109,8 +121,15 @@ public final class EntryCursor implements Closeable {
         };
     }
 
-    /** Compressed bytes consumed so far (an upper bound: decompressors read a little ahead). */
+    /**
+     * Compressed bytes that hold what has been read so far: for a stream, what the decompressor has
+     * consumed (an upper bound: it reads a little ahead); for a multi-block .xz, from the file's block
+     * index at the position the tar reader has reached, whatever the decoders have taken in ahead.
+     */
     public long compressedBytesRead() {
+        if (blocks != null) {
+            return blocks.compressedAt(expanded.count);
+        }
         return parallel != null ? parallel.compressedConsumed() : compressed.count;
     }
 

@@ -204,7 +204,7 @@ final class ParallelXz extends InputStream {
     }
 
     /** xz-java's seekable input over a channel, so any file system works (jimfs in tests). */
-    private static final class ChannelInput extends SeekableInputStream {
+    static final class ChannelInput extends SeekableInputStream {
         private final SeekableByteChannel ch;
 
         ChannelInput(SeekableByteChannel ch) {
