@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -27,10 +26,13 @@ public final class ArchiveDigest implements AutoCloseable {
     private final CompletableFuture<String> sha256 = new CompletableFuture<>();
     private volatile boolean cancelled;
 
-    /** Size, modification time and file key (device and inode where the OS has them). */
+    /**
+     * Size, modification time and file key (device and inode where the OS has them) of the file
+     * itself: a symbolic link is followed, as the reading and the hashing follow it.
+     */
     record Identity(long size, long modified, Object key) {
         static Identity of(Path file) throws IOException {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
             return new Identity(a.size(), a.lastModifiedTime().toMillis(), a.fileKey());
         }
     }

@@ -1,0 +1,51 @@
+package dev.cudnntool.archive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.testing.ArchiveFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red-team cases for the zip reader of today's commits ({@link ParallelZip}, {@link ZipEntryInput},
+ * {@link ZipDataOffsets}, {@link ArchiveDigest}): each one an input the reader once handled worse
+ * than it must.
+ */
+class RedTeamZipTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * The archive named through a symbolic link (a download folder that links elsewhere): the
+     * file hashed and read is the link's target, so the identity kept must be the target's too,
+     * not the link's, which does not change when the target is replaced.
+     */
+    @Test
+    void aFileReplacedBehindASymbolicLinkWhileItIsReadIsRefused() throws Exception {
+        Path real = ArchiveFixture.windows("8.9.5.30", "12").writeTo(Files.createDirectories(dir.resolve("real")));
+        Path link = Files.createSymbolicLink(Files.createDirectories(dir.resolve("downloads")).resolve(real.getFileName()), real);
+        ArchiveName name = ArchiveName.parse(link.getFileName().toString());
+        Path replacement = ArchiveFixture.windows("8.9.5.30", "12").replace("include/cudnn.h", "/* another */\n")
+                .writeAs(dir.resolve("sub").resolve(real.getFileName()));
+        try (ArchiveDigest early = ArchiveDigest.start(link)) {
+            String hashed = early.await();
+            Files.move(replacement, real, StandardCopyOption.REPLACE_EXISTING); // the target replaced, the link kept
+            Files.setLastModifiedTime(real, FileTime.fromMillis(1_000_000));
+            ToolException e = assertThrows(ToolException.class,
+                    () -> new ArchiveInspector().withDigest(early).inspect(link, name, null),
+                    "bytes hashed before the replacement must not be reported as the installed archive's checksum");
+            assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
+            assertTrue(e.getMessage().contains("changed while it was being read"), e.getMessage());
+            assertFalse(hashed.equals(CatalogueTest.sha256(real)));
+        }
+    }
+}
