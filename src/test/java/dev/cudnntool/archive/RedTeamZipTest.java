@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.testing.ArchiveFixture;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -47,5 +49,41 @@ class RedTeamZipTest {
             assertTrue(e.getMessage().contains("changed while it was being read"), e.getMessage());
             assertFalse(hashed.equals(CatalogueTest.sha256(real)));
         }
+    }
+
+    private ToolException refused(Path zip) {
+        ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector().inspect(zip,
+                ArchiveName.parse(zip.getFileName().toString()), null));
+        assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
+        ArchiveHardeningTest.assertOneLine(e.getMessage());
+        return e;
+    }
+
+    /** The central directory record of the entry whose name ends with {@code suffix}. */
+    private static int cen(byte[] zip, String suffix) {
+        ByteBuffer b = ByteBuffer.wrap(zip).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = zip.length - 46; i >= 0; i--) {
+            if (b.getInt(i) == 0x02014b50 && new String(zip, i + 46, b.getShort(i + 28) & 0xffff).endsWith(suffix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no central directory record for " + suffix);
+    }
+
+    /**
+     * Damage the second zip reader finds in the directory as a whole (here a local header offset far
+     * beyond the file, which commons-compress refuses while opening) belongs to no entry the first
+     * walk happened to see last: the message must not blame an intact library.
+     */
+    @Test
+    void damageFoundBeforeAnyEntryIsReadBlamesNoInnocentEntry() throws Exception {
+        Path zip = ArchiveFixture.windows("8.9.5.30", "12").writeTo(dir);
+        byte[] b = Files.readAllBytes(zip);
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(cen(b, "bin/cudnn64_8.dll") + 42, -1);
+        Files.write(zip, b);
+        String m = refused(zip).getMessage();
+        assertTrue(m.contains("is damaged"), m);
+        assertTrue(!m.contains(" at entry '") || m.contains("at entry 'cudnn-windows-x86_64-8.9.5.30_cuda12-archive/bin/cudnn64_8.dll'"),
+                "names the broken entry or none: " + m);
     }
 }
