@@ -27,13 +27,17 @@ public final class ArchiveDigest implements AutoCloseable {
     private volatile boolean cancelled;
 
     /**
-     * Size, modification time and file key (device and inode where the OS has them) of the file
-     * itself: a symbolic link is followed, as the reading and the hashing follow it.
+     * Size, modification time, file key (device and inode where the OS has them) and, where the
+     * file system tells it, the change time of the file itself: a symbolic link is followed, as the
+     * reading and the hashing follow it. The change time is the one the file's owner cannot set
+     * back: a file rewritten in place with its modification time restored still differs in it.
      */
-    record Identity(long size, long modified, Object key) {
+    record Identity(long size, long modified, Object key, Object changed) {
         static Identity of(Path file) throws IOException {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return new Identity(a.size(), a.lastModifiedTime().toMillis(), a.fileKey());
+            Object changed = file.getFileSystem().supportedFileAttributeViews().contains("unix")
+                    ? Files.getAttribute(file, "unix:ctime") : null;
+            return new Identity(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), changed);
         }
     }
 
@@ -95,7 +99,7 @@ public final class ArchiveDigest implements AutoCloseable {
         }
     }
 
-    /** True when the file is, by size, modification time and file key, the one hashing began on. */
+    /** True when the file is, by size, modification and change time and file key, the one hashing began on. */
     boolean unchanged() {
         try {
             return before != null && Objects.equals(before, Identity.of(file));

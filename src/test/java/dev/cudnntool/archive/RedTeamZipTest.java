@@ -10,7 +10,9 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
@@ -85,5 +87,33 @@ class RedTeamZipTest {
         assertTrue(m.contains("is damaged"), m);
         assertTrue(!m.contains(" at entry '") || m.contains("at entry 'cudnn-windows-x86_64-8.9.5.30_cuda12-archive/bin/cudnn64_8.dll'"),
                 "names the broken entry or none: " + m);
+    }
+
+    /**
+     * Rewritten in place (same inode, same size) after it was hashed, its modification time set
+     * back as any owner of the file may: the bytes read are not the bytes hashed. The change time
+     * (which nobody but the kernel sets) tells.
+     */
+    @Test
+    void aFileRewrittenInPlaceWithItsModificationTimeSetBackIsRefused() throws Exception {
+        Path zip = ArchiveFixture.windows("8.9.5.30", "12").writeTo(dir);
+        ArchiveName name = ArchiveName.parse(zip.getFileName().toString());
+        FileTime mtime = Files.getLastModifiedTime(zip);
+        byte[] b = Files.readAllBytes(zip);
+        int cen = cen(b, "include/cudnn.h");
+        try (ArchiveDigest early = ArchiveDigest.start(zip)) {
+            String hashed = early.await();
+            Thread.sleep(20); // a change time later than the first
+            try (FileChannel ch = FileChannel.open(zip, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(new byte[] {(byte) ~b[cen + 12]}), cen + 12); // the entry's time: still a good zip
+            }
+            Files.setLastModifiedTime(zip, mtime);
+            ToolException e = assertThrows(ToolException.class,
+                    () -> new ArchiveInspector().withDigest(early).inspect(zip, name, null),
+                    "other bytes than those hashed must not be reported under the hash");
+            assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
+            assertTrue(e.getMessage().contains("changed while it was being read"), e.getMessage());
+            assertFalse(hashed.equals(CatalogueTest.sha256(zip)));
+        }
     }
 }
