@@ -116,4 +116,39 @@ class RedTeamZipTest {
             assertFalse(hashed.equals(CatalogueTest.sha256(zip)));
         }
     }
+
+    /**
+     * Central directory records that share one entry's bytes (the "overlapping files" zip bomb):
+     * each record's ratio is honest, yet the file expands once per record. {@code ZipFile} reads
+     * such a zip, and so did the reader once it read by the directory instead of front to back; no
+     * zip tool writes one, so it is refused before anything is inflated.
+     */
+    @Test
+    void entriesThatShareTheSameBytesAreRefused() throws Exception {
+        Path zip = ArchiveFixture.windows("8.9.5.30", "12").writeTo(dir);
+        byte[] b = Files.readAllBytes(zip);
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int eocd = b.length - 22;
+        assertEquals(0x06054b50, bb.getInt(eocd));
+        int cen = cen(b, "bin/cudnn64_8.dll");
+        int len = 46 + (bb.getShort(cen + 28) & 0xffff) + (bb.getShort(cen + 30) & 0xffff) + (bb.getShort(cen + 32) & 0xffff);
+        byte[] copy = java.util.Arrays.copyOfRange(b, cen, cen + len);
+        copy[46 + (bb.getShort(cen + 28) & 0xffff) - 5] = 'X'; // ...cudnn64_X.dll, the same local header and bytes
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(b, 0, eocd);
+        out.write(copy);
+        byte[] end = java.util.Arrays.copyOfRange(b, eocd, b.length);
+        ByteBuffer eb = ByteBuffer.wrap(end).order(ByteOrder.LITTLE_ENDIAN);
+        eb.putShort(8, (short) (eb.getShort(8) + 1));
+        eb.putShort(10, (short) (eb.getShort(10) + 1));
+        eb.putInt(12, eb.getInt(12) + len);
+        out.write(end);
+        Files.write(zip, out.toByteArray());
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zip.toFile())) {
+            assertEquals(1, java.util.Collections.list(z.entries()).stream().filter(e -> e.getName().endsWith("bin/cudnn64_X.dll")).count(),
+                    "java.util.zip reads the second record");
+        }
+        String m = refused(zip).getMessage();
+        assertTrue(m.contains("is damaged") && m.contains("overlap"), m);
+    }
 }
