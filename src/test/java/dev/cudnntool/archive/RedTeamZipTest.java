@@ -151,4 +151,84 @@ class RedTeamZipTest {
         String m = refused(zip).getMessage();
         assertTrue(m.contains("is damaged") && m.contains("overlap"), m);
     }
+
+    // ---- a multi-block .xz whose index lies -------------------------------------------------
+
+    private static long[] varint(byte[] b, int at) {
+        long v = 0;
+        for (int i = 0; ; i++) {
+            int x = b[at + i] & 0xff;
+            v |= (long) (x & 0x7f) << (7 * i);
+            if ((x & 0x80) == 0) {
+                return new long[] {v, i + 1};
+            }
+        }
+    }
+
+    private static void putVarint(byte[] b, int at, long v, int len) {
+        for (int i = 0; i < len; i++, v >>>= 7) {
+            b[at + i] = (byte) ((v & 0x7f) | (i < len - 1 ? 0x80 : 0));
+        }
+        assertEquals(0, v, "the forged size keeps its length");
+    }
+
+    /**
+     * An index that moves most of block 1's compressed bytes onto block 0, which holds an entry of
+     * zeros (totals unchanged, its CRC recomputed): the block map believes it while the entry is
+     * read, so the entry passes the per-entry ratio check (which the same archive with its true
+     * index fails). What still holds, and is asserted here under both decoders: the decoder checks
+     * the index against the blocks at the stream's end, so the archive is refused as damaged and
+     * nothing is installed; what a lying index can make the reader expand stays within the ratio
+     * times the file's size (the map never attributes more than the file holds).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"auto", "java"})
+    void aMultiBlockXzWhoseIndexLiesIsRefusedAsDamagedInTheEnd(String decoder) throws Exception {
+        String top = "cudnn-linux-x86_64-8.9.5.30_cuda12-archive";
+        java.util.Random r = new java.util.Random(3);
+        byte[] small = new byte[20_000];
+        byte[] noise = new byte[1_500_000];
+        r.nextBytes(small);
+        r.nextBytes(noise);
+        java.io.ByteArrayOutputStream bo = new java.io.ByteArrayOutputStream();
+        org.tukaani.xz.XZOutputStream xz = new org.tukaani.xz.XZOutputStream(bo, new org.tukaani.xz.LZMA2Options(1));
+        var tar = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(xz);
+        for (Object[] e : new Object[][] {{"small.bin", small}, {"zeros.bin", new byte[64 << 20]}, {"noise.bin", noise}}) {
+            var entry = new org.apache.commons.compress.archivers.tar.TarArchiveEntry(top + "/" + e[0]);
+            entry.setSize(((byte[]) e[1]).length);
+            tar.putArchiveEntry(entry);
+            tar.write((byte[]) e[1]);
+            tar.closeArchiveEntry();
+            if (e[0].equals("zeros.bin")) {
+                tar.flush();
+                xz.endBlock();
+            }
+        }
+        tar.finish();
+        xz.finish();
+        byte[] f = bo.toByteArray();
+        ByteBuffer fb = ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN);
+        long indexSize = ((fb.getInt(f.length - 12 + 4) & 0xffffffffL) + 1) * 4;
+        int index = (int) (f.length - 12 - indexSize);
+        long[] records = varint(f, index + 1);
+        assertEquals(2, records[0]);
+        int rec0 = index + 1 + (int) records[1];
+        long[] unpadded0 = varint(f, rec0);
+        int rec1 = rec0 + (int) unpadded0[1] + (int) varint(f, rec0 + (int) unpadded0[1])[1];
+        long[] unpadded1 = varint(f, rec1);
+        putVarint(f, rec0, unpadded0[0] + 1_400_000, (int) unpadded0[1]);
+        putVarint(f, rec1, unpadded1[0] - 1_400_000, (int) unpadded1[1]);
+        int crcAt = (int) (index + indexSize - 4);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(f, index, crcAt - index);
+        fb.putInt(crcAt, (int) crc.getValue());
+        Path archive = Files.write(Files.createDirectories(dir.resolve(decoder)).resolve(top + ".tar.xz"), f);
+        System.setProperty(XzDecoders.PROPERTY, decoder);
+        try {
+            String m = refused(archive).getMessage();
+            assertTrue(m.contains("is damaged") && m.contains("nothing was installed"), m);
+        } finally {
+            System.clearProperty(XzDecoders.PROPERTY);
+        }
+    }
 }
