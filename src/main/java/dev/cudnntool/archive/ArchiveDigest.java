@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -27,11 +26,18 @@ public final class ArchiveDigest implements AutoCloseable {
     private final CompletableFuture<String> sha256 = new CompletableFuture<>();
     private volatile boolean cancelled;
 
-    /** Size, modification time and file key (device and inode where the OS has them). */
-    record Identity(long size, long modified, Object key) {
+    /**
+     * Size, modification time, file key (device and inode where the OS has them) and, where the
+     * file system tells it, the change time of the file itself: a symbolic link is followed, as the
+     * reading and the hashing follow it. The change time is the one the file's owner cannot set
+     * back: a file rewritten in place with its modification time restored still differs in it.
+     */
+    record Identity(long size, long modified, Object key, Object changed) {
         static Identity of(Path file) throws IOException {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return new Identity(a.size(), a.lastModifiedTime().toMillis(), a.fileKey());
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            Object changed = file.getFileSystem().supportedFileAttributeViews().contains("unix")
+                    ? Files.getAttribute(file, "unix:ctime") : null;
+            return new Identity(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), changed);
         }
     }
 
@@ -93,7 +99,7 @@ public final class ArchiveDigest implements AutoCloseable {
         }
     }
 
-    /** True when the file is, by size, modification time and file key, the one hashing began on. */
+    /** True when the file is, by size, modification and change time and file key, the one hashing began on. */
     boolean unchanged() {
         try {
             return before != null && Objects.equals(before, Identity.of(file));

@@ -86,6 +86,7 @@ final class ParallelZip {
                 pending.add(new Pending(walk.items.size(), item, ze, directory.size() - 1));
                 walk.items.add(item);
             }
+            walk.current = null; // what fails from here on names its own entry, or belongs to the whole archive
             if (digest == null) {
                 digest = ArchiveDigest.start(archive);
             }

@@ -58,6 +58,7 @@ final class ZipDataOffsets {
                 }
                 offsets[i] = b.getDataOffset();
             }
+            checkNoOverlap(directory, second, offsets);
             return offsets;
         } catch (RuntimeException e) { // commons-compress's words for a structure it cannot read
             throw new ZipException(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
@@ -75,6 +76,28 @@ final class ZipDataOffsets {
 
         String entry() {
             return entry;
+        }
+    }
+
+    /**
+     * Every entry's local header and bytes lie apart from every other's. {@code ZipFile} reads records
+     * that share bytes, which no zip tool writes: the "overlapping files" bomb, whose every record
+     * has an honest ratio while the file expands once per record.
+     */
+    private static void checkNoOverlap(List<? extends ZipEntry> directory, List<ZipArchiveEntry> second, long[] offsets)
+            throws Damaged {
+        Integer[] byPlace = new Integer[offsets.length];
+        for (int i = 0; i < byPlace.length; i++) {
+            byPlace[i] = i;
+        }
+        java.util.Arrays.sort(byPlace, java.util.Comparator.comparingLong(i -> second.get(i).getLocalHeaderOffset()));
+        for (int k = 1; k < byPlace.length; k++) {
+            int before = byPlace[k - 1];
+            int after = byPlace[k];
+            if (offsets[before] + directory.get(before).getCompressedSize() > second.get(after).getLocalHeaderOffset()) {
+                throw new Damaged(directory.get(after).getName(), "its bytes overlap those of entry '"
+                        + EntrySafety.printable(directory.get(before).getName()) + "'");
+            }
         }
     }
 
