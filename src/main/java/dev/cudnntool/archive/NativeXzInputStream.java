@@ -12,7 +12,7 @@ import java.io.InputStream;
  * memory is bounded: the decoder's own (at most {@link #MEMORY_LIMIT}) plus two buffers; it is freed
  * on {@link #close}. Not thread-safe.
  */
-final class NativeXzInputStream extends InputStream {
+final class NativeXzInputStream extends BulkInputStream {
     /** Enough for every xz preset (-9 needs 65 MiB); a larger dictionary is refused, not decoded. */
     static final long MEMORY_LIMIT = 128L << 20;
     /** Above this the multi-threaded decoder decodes on one thread instead (it never fails for it). */
@@ -67,16 +67,7 @@ final class NativeXzInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         while (outPos >= outLimit) {
             if (streamEnded) {
                 return -1;

@@ -1,7 +1,6 @@
 package dev.cudnntool.archive;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -24,7 +23,7 @@ import org.tukaani.xz.SeekableXZInputStream;
  * ({@link #open} returns null) and are decoded as a plain stream. Another thread hashes the file.
  * Used only where liblzma's own multi-threaded decoder is not ({@link XzDecoders#decodesBlocksInParallel}).
  */
-final class ParallelXz extends InputStream {
+final class ParallelXz extends BulkInputStream {
     static final int MAX_BLOCK = 32 << 20;
     /** Per decoder (its LZMA dictionary), in KiB: xz presets up to -6 (8 MiB dictionary) qualify. */
     private static final int DECODER_MEMORY_KIB = 12 * 1024;
@@ -164,13 +163,7 @@ final class ParallelXz extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         while (current == null || pos >= limit) {
             if (!advance()) {
                 return -1;

@@ -15,7 +15,7 @@ import java.util.concurrent.BlockingQueue;
  * native decoder never sees two threads; a failure there is thrown, as it was, by the next read
  * after the bytes before it.
  */
-final class ReadAheadInputStream extends InputStream {
+final class ReadAheadInputStream extends BulkInputStream {
     static final int CHUNK = 1 << 20;
     static final int DEPTH = 4;
 
@@ -79,16 +79,7 @@ final class ReadAheadInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         while (current == null || pos >= current.len()) {
             if (ended) {
                 return -1;

@@ -2,7 +2,6 @@ package dev.cudnntool.archive;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -23,7 +22,7 @@ import java.util.zip.ZipException;
  * <p>Trailing bytes inside an entry's compressed size after the end of its deflate stream are
  * ignored, as {@code ZipFile} ignores them; the CRC and the size are checked by the caller.
  */
-final class ZipEntryInput extends InputStream {
+final class ZipEntryInput extends BulkInputStream {
     private final FileChannel channel;
     private final ByteBuffer in;
     private final Inflater inflater;
@@ -50,16 +49,7 @@ final class ZipEntryInput extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         return inflater == null ? readStored(b, off, len) : inflate(b, off, len);
     }
 
