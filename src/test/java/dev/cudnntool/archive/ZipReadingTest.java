@@ -21,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32;
@@ -232,6 +233,53 @@ class ZipReadingTest {
         Files.write(zip, b);
         String m = refused(zip).getMessage();
         assertTrue(m.contains("cudnn_cnn_infer64_8.dll"), m);
+    }
+
+    /**
+     * Some zip writers put zip64 fields on every entry, needed or not: both readers must read them
+     * alike, or a good archive would be refused as damaged. Written with zip64 on every entry,
+     * local headers and central directory, with and without data descriptors (stored and deflated).
+     */
+    @Test
+    void aZipWithZip64FieldsOnEveryEntryReadsAsZipFileReadsIt() throws Exception {
+        Path plain = fixtureZip();
+        for (boolean stored : new boolean[] {false, true}) {
+            Path zip64 = dir.resolve(stored ? "stored" : "deflated").resolve(plain.getFileName());
+            Files.createDirectories(zip64.getParent());
+            try (ZipFile in = new ZipFile(plain.toFile());
+                 var out = new org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream(zip64.toFile())) {
+                out.setUseZip64(org.apache.commons.compress.archivers.zip.Zip64Mode.Always);
+                for (ZipEntry e : Collections.list(in.entries())) {
+                    var z = new org.apache.commons.compress.archivers.zip.ZipArchiveEntry(e.getName());
+                    byte[] bytes = in.getInputStream(e).readAllBytes();
+                    z.setMethod(stored ? ZipEntry.STORED : ZipEntry.DEFLATED);
+                    if (stored) {
+                        CRC32 crc = new CRC32();
+                        crc.update(bytes);
+                        z.setCrc(crc.getValue());
+                        z.setSize(bytes.length);
+                        z.setCompressedSize(bytes.length);
+                    }
+                    out.putArchiveEntry(z);
+                    out.write(bytes);
+                    out.closeArchiveEntry();
+                }
+            }
+            ArchiveReport r = new ArchiveInspector().inspect(zip64, ArchiveName.parse(zip64.getFileName().toString()), null);
+            assertTrue(r.acceptable(), r.findings().toString());
+            int compared = 0;
+            try (ZipFile z = new ZipFile(zip64.toFile())) {
+                for (ArchiveItem item : r.entries()) {
+                    ZipEntry e = z.getEntry(item.path());
+                    if (e != null && !e.isDirectory()) {
+                        assertEquals(HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(z.getInputStream(e).readAllBytes())), item.sha256(), item.path());
+                        compared++;
+                    }
+                }
+            }
+            assertEquals(ArchiveFixture.windows("8.9.5.30", "12").fileCount(), compared, "every file's bytes compared");
+        }
     }
 
     // ---- the early digest ------------------------------------------------------------------
