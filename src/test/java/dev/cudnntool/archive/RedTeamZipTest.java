@@ -53,12 +53,8 @@ class RedTeamZipTest {
         }
     }
 
-    private ToolException refused(Path zip) {
-        ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector().inspect(zip,
-                ArchiveName.parse(zip.getFileName().toString()), null));
-        assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
-        ArchiveHardeningTest.assertOneLine(e.getMessage());
-        return e;
+    private static ToolException refused(Path zip) {
+        return ZipReadingTest.refused(zip);
     }
 
     /** The central directory record of the entry whose name ends with {@code suffix}. */

@@ -165,7 +165,8 @@ class ZipReadingTest {
         return ArchiveFixture.windows("8.9.5.30", "12").writeTo(dir);
     }
 
-    private ToolException refused(Path zip) {
+    /** The archive is refused as damaged or unsafe: exit 3, one line. */
+    static ToolException refused(Path zip) {
         ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector().inspect(zip,
                 ArchiveName.parse(zip.getFileName().toString()), null));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
