@@ -60,7 +60,14 @@ class ZipReadingTest {
     }
 
     private static void put(ZipOutputStream out, String name, byte[] bytes, int method) throws IOException {
-        ZipEntry e = new ZipEntry(name);
+        ZipEntry e = withMethod(new ZipEntry(name), bytes, method);
+        out.putNextEntry(e);
+        out.write(bytes);
+        out.closeEntry();
+    }
+
+    /** The method set; a stored entry also gets the CRC and sizes a zip writer needs in advance. */
+    private static <E extends ZipEntry> E withMethod(E e, byte[] bytes, int method) {
         e.setMethod(method);
         if (method == ZipEntry.STORED) {
             CRC32 crc = new CRC32();
@@ -69,9 +76,7 @@ class ZipReadingTest {
             e.setSize(bytes.length);
             e.setCompressedSize(bytes.length);
         }
-        out.putNextEntry(e);
-        out.write(bytes);
-        out.closeEntry();
+        return e;
     }
 
     private static List<ZipEntry> directory(Path zip) throws IOException {
@@ -251,17 +256,9 @@ class ZipReadingTest {
                  var out = new org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream(zip64.toFile())) {
                 out.setUseZip64(org.apache.commons.compress.archivers.zip.Zip64Mode.Always);
                 for (ZipEntry e : Collections.list(in.entries())) {
-                    var z = new org.apache.commons.compress.archivers.zip.ZipArchiveEntry(e.getName());
                     byte[] bytes = in.getInputStream(e).readAllBytes();
-                    z.setMethod(stored ? ZipEntry.STORED : ZipEntry.DEFLATED);
-                    if (stored) {
-                        CRC32 crc = new CRC32();
-                        crc.update(bytes);
-                        z.setCrc(crc.getValue());
-                        z.setSize(bytes.length);
-                        z.setCompressedSize(bytes.length);
-                    }
-                    out.putArchiveEntry(z);
+                    out.putArchiveEntry(withMethod(new org.apache.commons.compress.archivers.zip.ZipArchiveEntry(e.getName()),
+                            bytes, stored ? ZipEntry.STORED : ZipEntry.DEFLATED));
                     out.write(bytes);
                     out.closeArchiveEntry();
                 }
