@@ -1,5 +1,12 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Text;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.Finding;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +32,7 @@ final class ArchiveFindings {
         String expectedTop = name.expectedTopFolder();
         if (!walk.top.equals(expectedTop)) {
             findings.add(Finding.warn("archive.top-folder",
-                    "the archive's top folder is '" + EntrySafety.printable(walk.top) + "', NVIDIA's "
+                    "the archive's top folder is '" + Text.printable(walk.top) + "', NVIDIA's "
                             + name.canonicalName() + " has '" + expectedTop + "'",
                     "make sure this is the archive NVIDIA published and was not repacked"));
         }
@@ -72,7 +79,7 @@ final class ArchiveFindings {
         for (String rel : foreign.subList(0, Math.min(FOREIGN_NAMED, foreign.size()))) {
             String file = rel.substring(rel.lastIndexOf('/') + 1);
             boolean versionHeader = file.equalsIgnoreCase("cudnn_version.h") || file.equalsIgnoreCase("cudnn.h");
-            shown.add("'" + EntrySafety.printable(rel) + "'"
+            shown.add("'" + Text.printable(rel) + "'"
                     + (versionHeader ? " (a second version header: only include/" + file + " counts)" : ""));
         }
         findings.add(Finding.error("archive.foreign-file",

@@ -1,5 +1,12 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.name.ArchiveFormat;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudaVariant;
+import dev.cudnntool.archive.name.NamingScheme;
+
 /** The "archive" object of the JSON output: what the name says plus the file's sha256 and size. */
 public record ArchiveInfo(String fileName, String canonicalName, String version, int major, OsFamily os,
                           Arch arch, CudaVariant cudaVariant, ArchiveFormat format, NamingScheme scheme,

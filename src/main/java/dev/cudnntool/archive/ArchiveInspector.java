@@ -1,5 +1,15 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Text;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.ArchiveDigest;
+import dev.cudnntool.archive.format.EntryCursor;
+import dev.cudnntool.archive.format.ParallelXz;
+import dev.cudnntool.archive.format.RawEntry;
+import dev.cudnntool.archive.format.XzBlockMap;
+import dev.cudnntool.archive.format.XzDecoders;
+import dev.cudnntool.archive.name.ArchiveFormat;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import java.io.BufferedInputStream;
@@ -130,7 +140,7 @@ public final class ArchiveInspector {
         } else {
             why = describe(e);
         }
-        return new ToolException(ExitCode.USAGE, "cannot read " + archive + " (" + EntrySafety.printable(why) + ")",
+        return new ToolException(ExitCode.USAGE, "cannot read " + archive + " (" + Text.printable(why) + ")",
                 "check the path passed to --archive and that your account may read the file (chmod, or run with sudo)", e);
     }
 
@@ -153,7 +163,7 @@ public final class ArchiveInspector {
 
     /** An I/O failure of the sink (disk full, permission), not of the archive. */
     public static final class SinkFailure extends java.io.UncheckedIOException {
-        public SinkFailure(IOException cause) {
+    public SinkFailure(IOException cause) {
             super(String.valueOf(cause.getMessage()), cause);
         }
     }
@@ -182,6 +192,6 @@ public final class ArchiveInspector {
     }
 
     private static String oneLine(String m) {
-        return EntrySafety.printable(m.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ').trim());
+        return Text.printable(m.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ').trim());
     }
 }

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.format.EntryType;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 

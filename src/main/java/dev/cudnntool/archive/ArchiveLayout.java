@@ -1,5 +1,7 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.LibraryName;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

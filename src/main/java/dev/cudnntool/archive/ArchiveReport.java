@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.name.ArchiveName;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.cudnntool.Finding;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.name.LibraryName;
 import java.util.Locale;
 import java.util.Optional;
 

@@ -1,5 +1,7 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Hex;
+import dev.cudnntool.archive.format.EntryCursor;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +13,7 @@ import java.util.zip.CRC32;
  * them; a failure to read is marked as damage to the archive. Subclasses add their limits.
  */
 abstract class EntryMeter extends FilterInputStream {
-    final MessageDigest md = EntryCursor.sha256();
+    final MessageDigest md = Hex.newSha256();
     final CRC32 crc;
     long count;
 

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Text;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import java.util.ArrayList;
@@ -122,26 +123,10 @@ public final class EntrySafety {
         return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
-    /** The name as it can be shown on one line: control characters written as \\uXXXX. */
-    public static String printable(String s) {
-        if (s == null) {
-            return "(none)";
-        }
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isISOControl(c)) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.length() > 300 ? b.substring(0, 300) + "... (" + s.length() + " characters)" : b.toString();
-    }
 
     public static ToolException unsafe(String name, String why) {
         return new ToolException(ExitCode.ARCHIVE_REJECTED,
-                "unsafe archive entry '" + printable(name) + "': " + printable(why) + "; nothing was extracted",
+                "unsafe archive entry '" + Text.printable(name) + "': " + Text.printable(why) + "; nothing was extracted",
                 "do not use this archive: download it again from NVIDIA's cuDNN archive page");
     }
 }

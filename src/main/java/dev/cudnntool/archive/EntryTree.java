@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.format.EntryType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,13 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Text;
+import dev.cudnntool.Hex;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.EntryCursor;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.format.RawEntry;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import java.io.ByteArrayInputStream;
@@ -60,7 +68,7 @@ final class EntryWalk {
 
     /** Every check that needs only the entry's header; null for the top folder itself. */
     Prepared prepare(RawEntry raw) {
-        current = EntrySafety.printable(raw.name());
+        current = Text.printable(raw.name());
         if (++count > limits.maxEntries()) {
             throw EntrySafety.unsafe(raw.name(), "more than " + limits.maxEntries() + " entries");
         }
@@ -80,7 +88,7 @@ final class EntryWalk {
         }
         if (segs.size() == 1) {
             if (raw.type() != EntryType.DIRECTORY) {
-                throw layout("file '" + EntrySafety.printable(raw.name()) + "' is not inside a top folder");
+                throw layout("file '" + Text.printable(raw.name()) + "' is not inside a top folder");
             }
             tree.add(raw.name(), segs, raw.type(), EntryRole.DIRECTORY, null);
             return null;
@@ -129,7 +137,7 @@ final class EntryWalk {
                 List<String> target = EntrySafety.segments(raw.linkTarget());
                 String targetRel = String.join("/", target.subList(Math.min(1, target.size()), target.size()));
                 if (!target.get(0).equals(top) || target.size() < 2 || !files.containsKey(targetRel)) {
-                    throw EntrySafety.unsafe(raw.name(), "hard link to '" + EntrySafety.printable(raw.linkTarget())
+                    throw EntrySafety.unsafe(raw.name(), "hard link to '" + Text.printable(raw.linkTarget())
                             + "', which is not a file earlier in the archive's folder");
                 }
                 ArchiveItem base = files.get(targetRel);

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.name.CudnnVersion;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.name.CudnnVersion;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,5 +1,13 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Hex;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.ArchiveDigest;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.format.RawEntry;
+import dev.cudnntool.archive.format.ZipDataOffsets;
+import dev.cudnntool.archive.format.ZipEntryInput;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.ToolException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.ArchiveName;
-import dev.cudnntool.archive.Catalogue;
-import dev.cudnntool.archive.ChecksumExpectation;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.host.Host;
 import picocli.CommandLine.Option;
 

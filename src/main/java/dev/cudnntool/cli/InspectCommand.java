@@ -3,7 +3,7 @@ package dev.cudnntool.cli;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntrySink;
 import java.nio.file.Files;

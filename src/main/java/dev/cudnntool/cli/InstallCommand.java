@@ -1,8 +1,8 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
-import dev.cudnntool.archive.ArchiveDigest;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.format.ArchiveDigest;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.InstallRequest;
@@ -10,8 +10,8 @@ import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.Preflight;
 import dev.cudnntool.install.SearchPathChange;
-import dev.cudnntool.host.SearchPathStore;
-import dev.cudnntool.host.SearchPathStores;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.verify.ProbeCheck;
 import java.nio.file.Path;
 import java.time.Clock;

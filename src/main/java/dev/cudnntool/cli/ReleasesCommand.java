@@ -2,8 +2,8 @@ package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Platform;

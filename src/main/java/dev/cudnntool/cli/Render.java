@@ -51,7 +51,7 @@ final class Render {
                 + d.gpus().size() + " GPU(s))" : "none found"));
         out.println("toolkit   " + (r.toolkit() == null ? (r.target() == null ? "none found" : "-")
                 : r.toolkit().root() + " (CUDA " + r.toolkit().version() + ", by " + r.toolkit().foundBy() + ")"));
-        if (r.target() != null && r.target().kind() == dev.cudnntool.install.InstallTarget.Kind.PREFIX) {
+        if (r.target() != null && r.target().kind() == dev.cudnntool.install.state.InstallTarget.Kind.PREFIX) {
             out.println("prefix    " + r.target().root());
         }
         out.println("cuDNN     " + (r.cudnn() == null ? "none found" : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()

@@ -1,9 +1,9 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.ToolkitLocator;
-import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;

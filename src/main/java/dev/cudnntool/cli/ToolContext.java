@@ -12,7 +12,7 @@ import java.io.PrintWriter;
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                           dev.cudnntool.probe.ProbeRunner warmProbe,
-                          dev.cudnntool.archive.Catalogue catalogueOverride) {
+                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }
@@ -23,13 +23,13 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
-    public ToolContext withCatalogue(dev.cudnntool.archive.Catalogue catalogue) {
+    public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
         return new ToolContext(host, out, err, terminal, warmProbe, catalogue);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */
-    public dev.cudnntool.archive.Catalogue catalogue() {
-        return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.Catalogue.bundled();
+    public dev.cudnntool.archive.catalogue.Catalogue catalogue() {
+        return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.catalogue.Catalogue.bundled();
     }
 
     /** The probe runner: the one started early by {@link Main} for verify, else a new one. */

@@ -2,7 +2,7 @@ package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.verify.VerifyReport;
 import dev.cudnntool.verify.VerifyService;
 import java.util.concurrent.Callable;

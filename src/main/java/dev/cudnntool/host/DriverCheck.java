@@ -1,7 +1,8 @@
 package dev.cudnntool.host;
 
+import dev.cudnntool.host.searchpath.SearchPath;
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.cudnntool.host;
 
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.OsFamily;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,8 @@
 package dev.cudnntool.host;
 
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.cudnntool.host;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.cudnntool.host;
 
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.ArchiveName;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.OsFamily;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.cudnntool.host;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.cudnntool.archive.CatalogueEntry;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.OsFamily;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,10 +1,11 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.archive.ChecksumExpectation;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import java.nio.file.Path;
 
 /**

@@ -1,12 +1,21 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.DamagedState;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.install.state.StateReader;
+import dev.cudnntool.install.state.TargetLock;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.ArchiveDigest;
-import dev.cudnntool.archive.ArchiveFormat;
+import dev.cudnntool.archive.format.ArchiveDigest;
+import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
@@ -283,7 +292,4 @@ public final class InstallService {
     }
 
     /** An I/O failure in a few words, naming the file where known; see {@link TargetChecks#describe}. */
-    static String describe(IOException e) {
-        return TargetChecks.describe(e);
-    }
 }

@@ -1,15 +1,22 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.IoFailure;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.Journal;
+import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.ArchiveDigest;
+import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
-import dev.cudnntool.archive.EntryType;
+import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import java.io.IOException;
@@ -157,7 +164,7 @@ final class InstallTransaction {
             }
             runner.write(journal.withState("verifying"));
         } catch (IOException e) {
-            return undo(journal, findings, report, plan, "install failed (" + TargetChecks.describe(e) + ")");
+            return undo(journal, findings, report, plan, "install failed (" + IoFailure.describe(e) + ")");
         }
         List<Finding> verification = check.check(t, report);
         findings.addAll(verification);
@@ -169,7 +176,7 @@ final class InstallTransaction {
             runner.deleteTree(staging);
             runner.finish(); // the commit point: no journal, a finished install
         } catch (IOException e) {
-            return undo(journal, findings, report, plan, "install failed while cleaning up (" + TargetChecks.describe(e) + ")");
+            return undo(journal, findings, report, plan, "install failed while cleaning up (" + IoFailure.describe(e) + ")");
         }
         String summary = "installed cuDNN " + name.version() + " into " + t.root() + ": "
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
@@ -183,9 +190,9 @@ final class InstallTransaction {
         if (e instanceof AccessDeniedException) {
             throw checks.notWritable(t.root(), e);
         }
-        findings.add(Finding.error("install.failed", "install failed " + when + ": " + TargetChecks.describe(e)
+        findings.add(Finding.error("install.failed", "install failed " + when + ": " + IoFailure.describe(e)
                 + "; the toolkit was not changed", checks.fixFor(e)));
-        return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, "not installed: " + TargetChecks.describe(e)
+        return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, "not installed: " + IoFailure.describe(e)
                 + " " + when + "; nothing in " + t.root() + " was changed", null, pf, null, null, findings);
     }
 
@@ -204,11 +211,11 @@ final class InstallTransaction {
             runner.deleteTree(staging);
             runner.finish();
         } catch (IOException e2) {
-            findings.add(Finding.error("install.rollback-failed", why + "; undoing it failed too: " + TargetChecks.describe(e2),
+            findings.add(Finding.error("install.rollback-failed", why + "; undoing it failed too: " + IoFailure.describe(e2),
                     "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
                             + " to finish restoring " + t.root()));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
-                    + TargetChecks.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
+                    + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
         }
         findings.add(Finding.error("install.failed", why + "; every change was undone",
                 why.contains("verification") ? "see the verification findings above; the previous cuDNN is back in place"
@@ -314,7 +321,7 @@ final class InstallTransaction {
             throw e;
         } catch (IOException e) {
             throw new java.nio.file.FileSystemException(file.toString(), null, "cannot read it ("
-                    + TargetChecks.describe(e) + ")");
+                    + IoFailure.describe(e) + ")");
         }
     }
 

@@ -1,17 +1,19 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.Text;
+import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.EntryType;
-import dev.cudnntool.archive.Hex;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.Hex;
 import dev.cudnntool.archive.CudnnFiles;
 import dev.cudnntool.archive.EntryRole;
 import dev.cudnntool.archive.EntrySafety;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.OsFamily;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -202,7 +204,7 @@ public final class Placement {
 
     private static ToolException refused(ArchiveName n, ArchiveItem item, String why) {
         return new ToolException(ExitCode.ARCHIVE_REJECTED, "archive " + n.fileName() + ": entry '"
-                + EntrySafety.printable(item.relPath()) + "' is refused: " + why + "; nothing was installed",
+                + Text.printable(item.relPath()) + "' is refused: " + why + "; nothing was installed",
                 "use the archive exactly as downloaded from NVIDIA's cuDNN archive page");
     }
 

@@ -1,5 +1,7 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;

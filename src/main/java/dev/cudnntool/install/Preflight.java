@@ -1,12 +1,13 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.PlatformCheck;
 import dev.cudnntool.host.Toolkit;

@@ -1,5 +1,16 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.IoFailure;
+import dev.cudnntool.install.state.DamagedState;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.Journal;
+import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.install.state.StateReader;
+import dev.cudnntool.install.state.TargetLock;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -28,15 +39,15 @@ public final class RollbackService {
         this.ops = ops;
     }
 
-    private dev.cudnntool.host.SearchPathStore searchPaths; // --add-to-path's store; the host's by default
+    private dev.cudnntool.host.searchpath.SearchPathStore searchPaths; // --add-to-path's store; the host's by default
 
-    public RollbackService withSearchPaths(dev.cudnntool.host.SearchPathStore store) {
+    public RollbackService withSearchPaths(dev.cudnntool.host.searchpath.SearchPathStore store) {
         this.searchPaths = store;
         return this;
     }
 
-    private dev.cudnntool.host.SearchPathStore searchPaths() {
-        return searchPaths != null ? searchPaths : dev.cudnntool.host.SearchPathStores.forHost(host);
+    private dev.cudnntool.host.searchpath.SearchPathStore searchPaths() {
+        return searchPaths != null ? searchPaths : dev.cudnntool.host.searchpath.SearchPathStores.forHost(host);
     }
 
     /** The clock for journal times and the names of set-aside records (tests fix it). */
@@ -265,7 +276,7 @@ public final class RollbackService {
                     // an empty folder of the tool's may stay
                 }
             }
-            String why = "rollback of " + rec.id() + " failed before its first step (" + InstallService.describe(e) + ")";
+            String why = "rollback of " + rec.id() + " failed before its first step (" + IoFailure.describe(e) + ")";
             return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
                     display(sp, jops), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
         }
@@ -289,7 +300,7 @@ public final class RollbackService {
 
     private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,
                                    InstallRecord rec, IOException cause) {
-        String why = "rollback of " + rec.id() + " failed (" + InstallService.describe(cause) + ")";
+        String why = "rollback of " + rec.id() + " failed (" + IoFailure.describe(cause) + ")";
         try {
             if (Files.exists(JournalRunner.journalFile(state))) {
                 runner.backward(journal);
@@ -300,7 +311,7 @@ public final class RollbackService {
             }
         } catch (IOException e2) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
-                    + InstallService.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
+                    + IoFailure.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
                     display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error("install.unfinished", why,
                     "run cudnn-rollback again: it resumes the rollback")));
         }
@@ -331,7 +342,7 @@ public final class RollbackService {
             }
             runner.finish();
         } catch (IOException e) {
-            return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + InstallService.describe(e)
+            return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + IoFailure.describe(e)
                     + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
                     List.of(Finding.error("install.unfinished", "could not " + what, "fix the cause and run cudnn-rollback again")));
         }

@@ -1,12 +1,15 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.IoFailure;
+import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.StateReader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.SearchPathEntries;
-import dev.cudnntool.host.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathEntries;
+import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,7 +119,7 @@ public final class SearchPathChange {
             rec = JournalRunner.JSON.readValue(Files.readAllBytes(file), Recorded.class);
         } catch (IOException e) {
             throw damaged(file, installId, "it cannot be read (" + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
-                    ? StateReader.jsonProblem(j) : TargetChecks.describe(e)) + ")");
+                    ? StateReader.jsonProblem(j) : IoFailure.describe(e)) + ")");
         }
         SearchPathStore.Scope scope = validated(host, rec, file, historyDir, installId);
         try {

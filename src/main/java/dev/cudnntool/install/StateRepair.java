@@ -1,5 +1,15 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.StateReader;
+import dev.cudnntool.install.state.Journal;
+import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.DamagedState;
+import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.ToolFolderLinks;
+import dev.cudnntool.install.state.IoFailure;
+import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import java.io.IOException;
@@ -21,18 +31,18 @@ import java.util.List;
  * had put in place stay where they are. Runs under the lock; a valid pending journal is left for
  * a plain {@code cudnn-rollback}.
  */
-final class StateRepair {
+public final class StateRepair {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final FileOps ops;
     private final Clock clock;
 
-    StateRepair(FileOps ops, Clock clock) {
+    public StateRepair(FileOps ops, Clock clock) {
         this.ops = ops;
         this.clock = clock;
     }
 
-    RollbackOutcome repair(InstallTarget t, boolean dryRun) {
+    public RollbackOutcome repair(InstallTarget t, boolean dryRun) {
         Path state = t.stateDir();
         List<Finding> findings = new ArrayList<>();
         List<String> setAside = new ArrayList<>();
@@ -109,7 +119,7 @@ final class StateRepair {
                     ops.move(m[0], m[1]);
                 }
             } catch (IOException e) {
-                String why = "could not set the damaged state aside (" + InstallService.describe(e) + ")";
+                String why = "could not set the damaged state aside (" + IoFailure.describe(e) + ")";
                 return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "repair failed: " + why, null, null, steps,
                         List.of(), List.of(Finding.error("rollback.refused", why,
                         "check that " + t.stateDir() + " is writable (sudo), then run cudnn-rollback --repair again")));

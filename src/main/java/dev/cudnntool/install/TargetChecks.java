@@ -1,9 +1,14 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.IoFailure;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.Journal;
+import dev.cudnntool.install.state.StateReader;
+import dev.cudnntool.install.state.TargetLock;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.ArchiveName;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -149,7 +154,7 @@ final class TargetChecks {
             } catch (IOException e) {
                 busy.add(s.target().toString());
                 busyPaths.add(s.target());
-                reason = reason == null ? describe(e) : reason;
+                reason = reason == null ? IoFailure.describe(e) : reason;
             }
         }
         if (!busy.isEmpty()) {
@@ -193,7 +198,7 @@ final class TargetChecks {
     }
 
     ToolException notWritable(Path dir, IOException e) {
-        String why = describe(e);
+        String why = IoFailure.describe(e);
         String fix;
         if (readOnly(e)) {
             fix = "the file system holding " + dir + " is mounted read-only: remount it read-write, or use --prefix DIR elsewhere";
@@ -208,25 +213,6 @@ final class TargetChecks {
 
     private static boolean readOnly(IOException e) {
         return String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("read-only file system");
-    }
-
-    /** An I/O failure in a few words, always naming the file where the exception knows it; never "null". */
-    static String describe(IOException e) {
-        if (e instanceof FileSystemException f) {
-            String reason = f.getReason();
-            String file = f.getFile();
-            String other = f.getOtherFile();
-            if (reason == null) {
-                reason = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
-                        : e instanceof AccessDeniedException ? "access denied"
-                        : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
-                        : e.getClass().getSimpleName();
-            }
-            return reason + (file == null ? "" : ": " + file) + (other == null ? "" : " -> " + other);
-        }
-        String m = e.getMessage();
-        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
     }
 
     String fixFor(IOException e) {

@@ -3,7 +3,7 @@ package dev.cudnntool.probe;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.host.ProcessRunner;

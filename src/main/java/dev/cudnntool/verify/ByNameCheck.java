@@ -2,9 +2,9 @@ package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LdSoCache;
-import dev.cudnntool.host.LibrarySearchCheck;
-import dev.cudnntool.host.LoaderPath;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.loader.LibrarySearchCheck;
+import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.probe.ProbeResult;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
-import dev.cudnntool.archive.LibraryName;
+import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LibrarySearchCheck;
+import dev.cudnntool.host.loader.LibrarySearchCheck;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
-import dev.cudnntool.host.ElfFile;
+import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LdSoCache;
-import dev.cudnntool.host.LoaderPath;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.loader.LoaderPath;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

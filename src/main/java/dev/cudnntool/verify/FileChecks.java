@@ -2,9 +2,9 @@ package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.host.ElfFile;
+import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.PeFile;
+import dev.cudnntool.host.loader.PeFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

@@ -3,7 +3,7 @@ package dev.cudnntool.verify;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -2,14 +2,14 @@ package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LibrarySearchCheck;
-import dev.cudnntool.install.InstallTarget;
+import dev.cudnntool.host.loader.LibrarySearchCheck;
+import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;

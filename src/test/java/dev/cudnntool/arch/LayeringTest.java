@@ -1,5 +1,10 @@
 package dev.cudnntool.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -7,12 +12,17 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import dev.cudnntool.install.FileOps;
 import org.junit.jupiter.api.Test;
 
 /**
  * The house keeps its shape (issue 9 D): cli -> verify -> install/probe -> host -> archive ->
  * the core types in dev.cudnntool. A lower package never uses an upper one; install and probe
- * sit side by side.
+ * sit side by side. Inside a capability the port or engine sits at the package root and its parts in
+ * sub-packages, which never reach back up: archive.name, archive.catalogue and archive.format know
+ * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers;
+ * install.state only the install root's FileOps port. The core types use nothing of the tool.
  */
 class LayeringTest {
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -31,11 +41,34 @@ class LayeringTest {
             .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "host")
             .because("lower packages never import upper ones (README, Code map)");
 
+    static final ArchRule INSIDE = CompositeArchRule.of(
+            noClasses().that().resideInAPackage("dev.cudnntool").should().dependOnClassesThat()
+                    .resideInAPackage("dev.cudnntool.(*).."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.archive.name..").should().dependOnClassesThat()
+                    .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.catalogue..",
+                            "dev.cudnntool.archive.format.."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.archive.catalogue..").should().dependOnClassesThat()
+                    .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.format.."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.archive.format..").should().dependOnClassesThat()
+                    .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.catalogue.."))
+            .and(noClasses().that().resideInAnyPackage("dev.cudnntool.host", "dev.cudnntool.host.searchpath..")
+                    .should().dependOnClassesThat().resideInAPackage("dev.cudnntool.host.loader.."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.host.searchpath..").should().dependOnClassesThat()
+                    .resideInAPackage("dev.cudnntool.host.loader.."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.install.state..").should().dependOnClassesThat(
+                    resideInAPackage("dev.cudnntool.install").and(not(equivalentTo(FileOps.class)))))
+            .because("a capability's parts sit below its root and never reach back up (README, Code map)");
+
+    static JavaClasses main() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.cudnntool");
+    }
+
     @Test
     void lowerPackagesNeverUseUpperOnes() {
-        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.cudnntool");
+        JavaClasses main = main();
         LAYERS.check(main);
+        INSIDE.check(main);
     }
 
     @Test
@@ -43,5 +76,12 @@ class LayeringTest {
         JavaClasses violating = new ClassFileImporter().importClasses(
                 dev.cudnntool.archive.LayeringViolationFixture.class, dev.cudnntool.cli.Main.class);
         assertThrows(AssertionError.class, () -> LAYERS.check(violating));
+    }
+
+    @Test
+    void theRuleCatchesAPartReachingBackToItsCapabilitysRoot() {
+        JavaClasses violating = new ClassFileImporter().importClasses(
+                dev.cudnntool.archive.format.LayeringViolationFixture.class, dev.cudnntool.archive.ArchiveInspector.class);
+        assertThrows(AssertionError.class, () -> INSIDE.check(violating));
     }
 }

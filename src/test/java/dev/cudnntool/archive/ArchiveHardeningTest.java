@@ -1,5 +1,9 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.name.LibraryName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Issue 9, the archive side: classes A2, A3, A4, A6, C1, C2, C4, each as an attacker would try it. */
-class ArchiveHardeningTest {
+public class ArchiveHardeningTest {
     static final String TOP = "cudnn-linux-x86_64-8.9.5.30_cuda12-archive/";
     static final String WTOP = "cudnn-windows-x86_64-8.9.5.30_cuda12-archive/";
 
@@ -43,7 +47,7 @@ class ArchiveHardeningTest {
         return e;
     }
 
-    static void assertOneLine(String m) {
+    public static void assertOneLine(String m) {
         assertFalse(m.contains("\n") || m.contains("\r"), "one line: " + m);
         assertFalse(m.contains("null"), "never 'null': " + m);
     }

@@ -1,5 +1,10 @@
 package dev.cudnntool.archive;
 
+import dev.cudnntool.Hex;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

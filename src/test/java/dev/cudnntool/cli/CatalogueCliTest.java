@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cudnntool.archive.Catalogue;
-import dev.cudnntool.archive.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;

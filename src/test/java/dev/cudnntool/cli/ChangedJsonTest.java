@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cudnntool.archive.Catalogue;
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.TreeSnapshot;

@@ -41,7 +41,7 @@ class CliTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false)
-                .withCatalogue(dev.cudnntool.archive.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
+                .withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
         return new Run(code, out.toString(), err.toString());
     }
 
@@ -208,12 +208,12 @@ class CliTest {
         Path a = ArchiveFixture.windows("9.1.0.70", "12").writeTo(downloads(host));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), true).withCatalogue(dev.cudnntool.archive.Catalogue.empty()),
+        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), true).withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()),
                 "install", "--archive", a.toString(), "--no-probe", "--dry-run");
         assertEquals(0, code, err.toString());
         assertTrue(err.toString().contains("reading [") && err.toString().contains("files"), err.toString());
         StringWriter err2 = new StringWriter();
-        Main.run(new ToolContext(host, new PrintWriter(new StringWriter()), new PrintWriter(err2), true).withCatalogue(dev.cudnntool.archive.Catalogue.empty()),
+        Main.run(new ToolContext(host, new PrintWriter(new StringWriter()), new PrintWriter(err2), true).withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()),
                 "install", "--archive", a.toString(), "--no-probe", "--dry-run", "--json");
         assertEquals("", err2.toString(), "no progress bar with --json");
     }

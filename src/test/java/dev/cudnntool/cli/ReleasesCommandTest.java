@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cudnntool.archive.Catalogue;
-import dev.cudnntool.archive.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.NvidiaSmiOutputs;
 import dev.cudnntool.testing.TestHosts;

@@ -1,13 +1,14 @@
 package dev.cudnntool.host;
 
+import dev.cudnntool.host.loader.PeFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.ArchiveName;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;

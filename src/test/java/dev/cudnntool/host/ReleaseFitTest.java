@@ -3,8 +3,8 @@ package dev.cudnntool.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.cudnntool.archive.CatalogueEntry;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.OsFamily;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LdSoConfPathStore;
-import dev.cudnntool.host.SearchPathStore;
+import dev.cudnntool.host.searchpath.LdSoConfPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.SystemProcessRunner;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.JournalRunner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,10 +15,10 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.LdSoConfPathStore;
-import dev.cudnntool.host.SearchPathStore;
-import dev.cudnntool.host.SearchPathStore.Raw;
-import dev.cudnntool.host.SearchPathStore.Scope;
+import dev.cudnntool.host.searchpath.LdSoConfPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStore.Raw;
+import dev.cudnntool.host.searchpath.SearchPathStore.Scope;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.FakeSearchPathStore;
@@ -337,14 +339,14 @@ class AddToPathTest {
     @Test
     void entriesAreAppendedAndRemovedWithoutTouchingOtherBytes() {
         Raw old = FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, "A;;B;");
-        Raw with = dev.cudnntool.host.SearchPathEntries.windowsWith(old, "C:\\x");
+        Raw with = dev.cudnntool.host.searchpath.SearchPathEntries.windowsWith(old, "C:\\x");
         assertEquals("A;;B;C:\\x", new String(with.data(), StandardCharsets.UTF_16LE).replace("\0", ""));
-        assertEquals("A;;B", dev.cudnntool.host.SearchPathEntries.windowsText(
-                dev.cudnntool.host.SearchPathEntries.windowsWithout(with, "c:\\X\\")));
-        Map<String, String> env = dev.cudnntool.host.SearchPathEntries.withPersistentPath(
+        assertEquals("A;;B", dev.cudnntool.host.searchpath.SearchPathEntries.windowsText(
+                dev.cudnntool.host.searchpath.SearchPathEntries.windowsWithout(with, "c:\\X\\")));
+        Map<String, String> env = dev.cudnntool.host.searchpath.SearchPathEntries.withPersistentPath(
                 Map.of("Path", "C:\\Windows;C:\\old"), List.of("c:\\windows", "C:\\cudnn\\bin"));
         assertEquals("C:\\Windows;C:\\old;C:\\cudnn\\bin", env.get("Path"), "registry entries a stale shell lacks are appended");
-        assertEquals("C:\\Users\\me\\bin", dev.cudnntool.host.SearchPathEntries.expand("%userprofile%\\bin",
+        assertEquals("C:\\Users\\me\\bin", dev.cudnntool.host.searchpath.SearchPathEntries.expand("%userprofile%\\bin",
                 Map.of("USERPROFILE", "C:\\Users\\me")));
     }
 }

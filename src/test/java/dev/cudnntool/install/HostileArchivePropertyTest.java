@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;

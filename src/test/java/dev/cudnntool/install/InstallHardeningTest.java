@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,10 +10,10 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveInfo;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.ArchiveName;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
-import dev.cudnntool.archive.EntryType;
+import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.Evidence;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;

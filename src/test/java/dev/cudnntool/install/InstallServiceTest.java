@@ -1,5 +1,9 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.install.state.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,12 +1,15 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.DamagedState;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.Hex;
+import dev.cudnntool.Hex;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;

@@ -1,5 +1,8 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.DamagedState;
+import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,20 +27,20 @@ import java.util.function.Supplier;
  * records, the newest with backups), and a sentinel folder beside the toolkit that nothing may
  * ever touch. Helpers edit the state as an attacker or a broken disk would.
  */
-final class StateScene implements AutoCloseable {
+public final class StateScene implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     final FileSystem fs;
     final Host host;
-    final Path tk;
-    final Path state;
-    final Path sentinel;
-    final InstallTarget target;
-    final InstallOutcome first;
-    final InstallOutcome second;
+    public final Path tk;
+    public final Path state;
+    public final Path sentinel;
+    public final InstallTarget target;
+    public final InstallOutcome first;
+    public final InstallOutcome second;
     final Path downloads;
 
-    StateScene(Path downloads) throws Exception {
+    public StateScene(Path downloads) throws Exception {
         this.downloads = downloads;
         fs = TestHosts.unixFs();
         host = InstallServiceTest.linuxHost(fs);
@@ -64,34 +67,34 @@ final class StateScene implements AutoCloseable {
         return TreeSnapshot.of(fs.getPath("/usr/local"));
     }
 
-    Path record(InstallOutcome o) {
+    public Path record(InstallOutcome o) {
         return History.dir(state).resolve(o.record().id()).resolve("install.json");
     }
 
-    ObjectNode read(Path json) throws IOException {
+    public ObjectNode read(Path json) throws IOException {
         return (ObjectNode) JSON.readTree(Files.readAllBytes(json));
     }
 
-    void write(Path json, ObjectNode node) throws IOException {
+    public void write(Path json, ObjectNode node) throws IOException {
         Files.write(json, JSON.writeValueAsBytes(node));
     }
 
-    RollbackService rollbacks() {
+    public RollbackService rollbacks() {
         return new RollbackService(host, new NioFileOps());
     }
 
-    RollbackOutcome rollback() {
+    public RollbackOutcome rollback() {
         return rollbacks().rollback(target, null, false, false);
     }
 
-    InstallOutcome installAgain(boolean dryRun) throws IOException {
+    public InstallOutcome installAgain(boolean dryRun) throws IOException {
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "n"));
         return InstallServiceTest.service(host, new NioFileOps()).run(
                 new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
     }
 
     /** Runs an action that must stop with exit 8 (damaged state) and change nothing on the machine. */
-    DamagedState refuses(Supplier<?> action) {
+    public DamagedState refuses(Supplier<?> action) {
         Map<String, String> before = machine();
         try {
             Object o = action.get();

@@ -1,5 +1,7 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.StateReaderTest;
+import dev.cudnntool.install.state.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.cli.Main;
 import dev.cudnntool.cli.ToolContext;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.PeFile;
+import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.RealCudnn;
@@ -56,7 +56,7 @@ class RealCudnnTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false)
-                .withCatalogue(dev.cudnntool.archive.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
+                .withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
         JsonNode json = out.toString().trim().startsWith("{") ? JSON.readTree(out.toString()) : null;
         return new Run(code, out.toString(), err.toString(), json);
     }
@@ -176,7 +176,7 @@ class RealCudnnTest {
         Path tk = toolkit("12.6");
         RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
         Files.writeString(tk.resolve("include/cudnn_version.h"), ArchiveFixture.versionHeader(
-                dev.cudnntool.archive.CudnnVersion.of(8, 9, 7)));
+                dev.cudnntool.archive.name.CudnnVersion.of(8, 9, 7)));
         Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         JsonNode f = finding(verify.json(), "cudnn.header-library-mismatch");

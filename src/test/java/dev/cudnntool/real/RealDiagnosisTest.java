@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.cli.Main;
 import dev.cudnntool.cli.ToolContext;
 import dev.cudnntool.host.Host;
@@ -264,14 +264,14 @@ class RealDiagnosisTest {
     @Test
     void theRealWindowsDispatcherExportsItsApiAndACutCopyIsDamaged() throws Exception {
         Path dll = RealCudnn.windows().resolve("cudnn64_8.dll");
-        java.util.Set<String> exports = dev.cudnntool.host.PeFile.exports(dll);
+        java.util.Set<String> exports = dev.cudnntool.host.loader.PeFile.exports(dll);
         assertTrue(exports.contains("cudnnGetVersion") && exports.contains("cudnnCreate") && exports.size() > 100, exports.toString());
-        assertEquals(java.util.Optional.empty(), dev.cudnntool.host.PeFile.damage(dll));
+        assertEquals(java.util.Optional.empty(), dev.cudnntool.host.loader.PeFile.damage(dll));
         Path cut = tmp.resolve("cudnn64_8.dll");
         Files.copy(dll, cut);
         try (var ch = Files.newByteChannel(cut, java.nio.file.StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(cut) / 2);
         }
-        assertTrue(dev.cudnntool.host.PeFile.damage(cut).orElseThrow().contains("cut short"));
+        assertTrue(dev.cudnntool.host.loader.PeFile.damage(cut).orElseThrow().contains("cut short"));
     }
 }

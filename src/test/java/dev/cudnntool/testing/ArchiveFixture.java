@@ -1,7 +1,7 @@
 package dev.cudnntool.testing;
 
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

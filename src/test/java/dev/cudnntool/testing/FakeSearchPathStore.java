@@ -1,7 +1,7 @@
 package dev.cudnntool.testing;
 
-import dev.cudnntool.host.SearchPathEntries;
-import dev.cudnntool.host.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathEntries;
+import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.cudnntool.testing;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

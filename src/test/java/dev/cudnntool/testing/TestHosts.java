@@ -2,8 +2,8 @@ package dev.cudnntool.testing;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
-import dev.cudnntool.archive.Arch;
-import dev.cudnntool.archive.OsFamily;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessRunner;
 import java.io.IOException;

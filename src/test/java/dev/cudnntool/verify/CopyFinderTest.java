@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.ElfImages;

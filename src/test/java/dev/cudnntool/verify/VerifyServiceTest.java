@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.CudnnVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.probe.ProbeRunner;

@@ -1,0 +1,212 @@
+package dev.cudnntool.host.loader;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads what the tool needs from a Linux shared object, in pure Java, without loading it: whether
+ * its headers and tables fit the file (a copy cut short makes the loader die with SIGBUS), its
+ * DT_NEEDED, DT_SONAME, DT_RPATH and DT_RUNPATH entries, and the names of the functions it exports
+ * (the dynamic symbol table, as {@code nm -D --defined-only} would list them). ELF64 little-endian.
+ */
+public final class ElfFile {
+    private static final int SHT_DYNAMIC = 6;
+    private static final int SHT_DYNSYM = 11;
+    private static final int PT_LOAD = 1;
+    private static final long DT_NEEDED = 1;
+    private static final long DT_SONAME = 14;
+    private static final long DT_RPATH = 15;
+    private static final long DT_RUNPATH = 29;
+    private static final int MAX_TABLE = 64 << 20;
+
+    /** The dynamic section's names, and the exported symbols (empty when not asked for). */
+    public record Info(List<String> needed, String soname, List<String> rpath, List<String> runpath, Set<String> exports) {
+    }
+
+    private ElfFile() {
+    }
+
+    /** True when the file starts with the ELF magic. */
+    public static boolean isElf(Path file) {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            ByteBuffer b = ByteBuffer.allocate(4);
+            ch.read(b);
+            return b.position() == 4 && b.get(0) == 0x7f && b.get(1) == 'E' && b.get(2) == 'L' && b.get(3) == 'F';
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Why the loader cannot map this file, or empty when its ELF header, program header table,
+     * loadable segments and section header table all fit inside it.
+     */
+    public static Optional<String> damage(Path file) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            if (size < 64) {
+                return Optional.of("it is only " + size + " bytes, too short for an ELF header");
+            }
+            ByteBuffer h = readAt(ch, 0, 64);
+            if (!(h.get(0) == 0x7f && h.get(1) == 'E' && h.get(2) == 'L' && h.get(3) == 'F')) {
+                return Optional.of("it is not an ELF shared object (no ELF magic at its start)");
+            }
+            if (h.get(4) != 2 || h.get(5) != 1) {
+                return Optional.of("it is not a 64-bit little-endian ELF file (class " + h.get(4) + ", data " + h.get(5) + ")");
+            }
+            long phoff = h.getLong(32);
+            long shoff = h.getLong(40);
+            int phentsize = Short.toUnsignedInt(h.getShort(54));
+            int phnum = Short.toUnsignedInt(h.getShort(56));
+            int shentsize = Short.toUnsignedInt(h.getShort(58));
+            int shnum = Short.toUnsignedInt(h.getShort(60));
+            if (phoff < 0 || phoff + (long) phentsize * phnum > size) {
+                return Optional.of("its program header table ends at byte " + (phoff + (long) phentsize * phnum)
+                        + " but the file has " + size + " bytes (cut short)");
+            }
+            for (int i = 0; i < phnum && phentsize >= 56; i++) {
+                ByteBuffer ph = readAt(ch, phoff + (long) i * phentsize, 56);
+                if (ph.getInt(0) == PT_LOAD) {
+                    long end = ph.getLong(8) + ph.getLong(32);
+                    if (ph.getLong(8) < 0 || end > size) {
+                        return Optional.of("its loadable segment " + i + " ends at byte " + end + " but the file has "
+                                + size + " bytes (cut short)");
+                    }
+                }
+            }
+            if (shoff != 0 && (shoff < 0 || shoff + (long) shentsize * shnum > size)) {
+                return Optional.of("its section header table ends at byte " + (shoff + (long) shentsize * shnum)
+                        + " but the file has " + size + " bytes (cut short)");
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Reads the dynamic section, and with {@code exports} the defined dynamic symbols. */
+    public static Info read(Path file, boolean exports) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            ByteBuffer h = readAt(ch, 0, 64);
+            if (!(h.get(0) == 0x7f && h.get(1) == 'E' && h.get(2) == 'L' && h.get(3) == 'F') || h.get(4) != 2 || h.get(5) != 1) {
+                throw new IOException(file.getFileName() + " is not a 64-bit little-endian ELF file");
+            }
+            long shoff = h.getLong(40);
+            int shentsize = Short.toUnsignedInt(h.getShort(58));
+            int shnum = Short.toUnsignedInt(h.getShort(60));
+            if (shoff == 0 || shentsize < 64) {
+                throw new IOException(file.getFileName() + " has no section headers");
+            }
+            List<ByteBuffer> sections = new ArrayList<>();
+            for (int i = 0; i < shnum; i++) {
+                sections.add(readAt(ch, shoff + (long) i * shentsize, 64));
+            }
+            List<String> needed = new ArrayList<>();
+            List<String> rpath = new ArrayList<>();
+            List<String> runpath = new ArrayList<>();
+            String soname = null;
+            Set<String> symbols = new LinkedHashSet<>();
+            for (ByteBuffer s : sections) {
+                int type = s.getInt(4);
+                if (type != SHT_DYNAMIC && !(exports && type == SHT_DYNSYM)) {
+                    continue;
+                }
+                int link = s.getInt(40);
+                if (link <= 0 || link >= sections.size()) {
+                    continue;
+                }
+                byte[] strtab = table(ch, sections.get(link));
+                ByteBuffer body = ByteBuffer.wrap(table(ch, s)).order(ByteOrder.LITTLE_ENDIAN);
+                if (type == SHT_DYNAMIC) {
+                    for (int at = 0; at + 16 <= body.limit(); at += 16) {
+                        long tag = body.getLong(at);
+                        long val = body.getLong(at + 8);
+                        if (tag == 0) {
+                            break;
+                        }
+                        if (tag == DT_NEEDED) {
+                            needed.add(string(strtab, val));
+                        } else if (tag == DT_SONAME) {
+                            soname = string(strtab, val);
+                        } else if (tag == DT_RPATH) {
+                            rpath.addAll(List.of(string(strtab, val).split(":")));
+                        } else if (tag == DT_RUNPATH) {
+                            runpath.addAll(List.of(string(strtab, val).split(":")));
+                        }
+                    }
+                } else {
+                    for (int at = 24; at + 24 <= body.limit(); at += 24) { // entry 0 is the null symbol
+                        int bind = (body.get(at + 4) & 0xff) >>> 4;
+                        int shndx = Short.toUnsignedInt(body.getShort(at + 6));
+                        if (shndx != 0 && (bind == 1 || bind == 2)) {
+                            symbols.add(string(strtab, Integer.toUnsignedLong(body.getInt(at))));
+                        }
+                    }
+                }
+            }
+            return new Info(needed, soname, rpath, runpath, symbols);
+        }
+    }
+
+    /** DT_RPATH/DT_RUNPATH entries as folders, $ORIGIN replaced by the library's folder. */
+    public static List<Path> expand(List<String> entries, Path library) {
+        List<Path> out = new ArrayList<>();
+        Path origin = library.toAbsolutePath().getParent();
+        for (String e : entries) {
+            if (e.isBlank()) {
+                continue;
+            }
+            String v = e.replace("${ORIGIN}", "$ORIGIN");
+            try {
+                out.add(v.startsWith("$ORIGIN") ? origin.resolve("." + v.substring("$ORIGIN".length())).normalize()
+                        : library.getFileSystem().getPath(v));
+            } catch (RuntimeException ignored) {
+                // an entry no loader could use either
+            }
+        }
+        return out;
+    }
+
+    private static byte[] table(SeekableByteChannel ch, ByteBuffer section) throws IOException {
+        long offset = section.getLong(24);
+        long size = section.getLong(32);
+        if (size < 0 || size > MAX_TABLE || offset < 0 || offset + size > ch.size()) {
+            throw new IOException("a section lies outside the file");
+        }
+        ByteBuffer b = readAt(ch, offset, (int) size);
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    private static String string(byte[] tab, long offset) {
+        if (offset < 0 || offset >= tab.length) {
+            return "";
+        }
+        int end = (int) offset;
+        while (end < tab.length && tab[end] != 0) {
+            end++;
+        }
+        return new String(tab, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
+    }
+
+    private static ByteBuffer readAt(SeekableByteChannel ch, long pos, int len) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+        ch.position(pos);
+        while (b.hasRemaining()) {
+            if (ch.read(b) < 0) {
+                throw new IOException("truncated ELF file");
+            }
+        }
+        b.flip();
+        return b;
+    }
+}

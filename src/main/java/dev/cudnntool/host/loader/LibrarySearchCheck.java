@@ -1,0 +1,309 @@
+package dev.cudnntool.host.loader;
+
+import dev.cudnntool.host.Host;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.name.LibraryName;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Whether the loader will find the cuDNN in {@code runtimeDir}, and every other cuDNN it could
+ * find first: copies in System32, on PATH or LD_LIBRARY_PATH, in conda environments and under
+ * NVIDIA's own cuDNN installer folder. On Windows, also the zlibwapi.dll that cuDNN 8.3–9.1 need.
+ */
+public final class LibrarySearchCheck {
+
+    /** Another cuDNN main library the loader could pick up. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CudnnCopy(String path, Integer major, String version, boolean onSearchPath, boolean winsOverTarget) {
+    }
+
+    public record Result(boolean targetOnSearchPath, List<CudnnCopy> copies, List<Finding> findings) {
+    }
+
+    private LibrarySearchCheck() {
+    }
+
+    /**
+     * @param runtimeDir where the cuDNN runtime libraries are (or will be) installed
+     * @param major      the cuDNN major being installed or verified, 0 when unknown
+     * @param version    the release, for the zlibwapi rule; null when unknown
+     */
+    public static Result check(Host host, Path runtimeDir, int major, CudnnVersion version) {
+        List<Finding> findings = new ArrayList<>();
+        LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+        List<LoaderPath.Place> places = LoaderPath.places(host, cache);
+        List<Path> order = places.stream().map(LoaderPath.Place::dir).toList();
+        int targetIndex = LoaderPath.indexOf(host, order, runtimeDir);
+        String soname = major == 0 ? null : host.windows() ? "cudnn64_" + major + ".dll" : "libcudnn.so." + major;
+        Optional<LoaderPath.Hit> byName = soname == null ? Optional.empty()
+                : LoaderPath.find(host, cache, soname, List.of(), List.of());
+        if (!host.windows() && targetIndex < 0) {
+            Optional<LoaderPath.ConfLine> conf = LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), runtimeDir);
+            if (conf.isPresent() && (soname == null || !Files.exists(runtimeDir.resolve(soname)))) {
+                targetIndex = order.size(); // listed, and ldconfig will cache the new files: fine for an install
+            } else if (conf.isPresent()) {
+                findings.add(Finding.warn("search-path.missing", runtimeDir + " is listed in " + conf.get()
+                                + " but /etc/ld.so.cache has no entry for " + soname + " there: ldconfig has not been run"
+                                + " since, so the loader does not search it", "sudo ldconfig"));
+                targetIndex = -2;
+            }
+        }
+        if (targetIndex == -1) {
+            findings.add(Finding.warn("search-path.missing", runtimeDir + " is not on the library search path ("
+                            + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.cache") + "), so programs will not find cuDNN there",
+                    fixLine(host, runtimeDir)));
+        }
+        List<CudnnCopy> copies = new ArrayList<>();
+        List<Path> dirs = new ArrayList<>(order);
+        dirs.addAll(extraPlaces(host));
+        List<Path> seen = new ArrayList<>();
+        for (Path dir : dirs) {
+            if (seen.stream().anyMatch(s -> host.samePath(s, dir)) || LoaderPath.indexOf(host, List.of(dir), runtimeDir) == 0) {
+                continue;
+            }
+            seen.add(dir);
+            int idx = LoaderPath.indexOf(host, order, dir);
+            for (Found f : mainLibraries(host, dir)) {
+                boolean sameMajor = major == 0 || f.major == null || f.major == major;
+                boolean wins;
+                if (!host.windows() && sameMajor && soname != null && Files.exists(runtimeDir.resolve(soname))) {
+                    // installed: the loader model says exactly which file a program gets
+                    wins = byName.isPresent() && host.samePath(byName.get().file().getParent(), dir);
+                } else {
+                    // not installed yet (an install's preflight): by the order of the folders
+                    wins = idx >= 0 && (targetIndex < 0 || idx < targetIndex);
+                }
+                LoaderPath.Place place = byName.isPresent() && !host.windows()
+                        && host.samePath(byName.get().file().getParent(), dir) ? byName.get().place()
+                        : idx >= 0 ? places.get(idx) : null;
+                CudnnCopy copy = new CudnnCopy(f.path.toString(), f.major, f.version, idx >= 0, wins && sameMajor);
+                copies.add(copy);
+                String what = "cuDNN " + (f.version != null ? f.version : String.valueOf(f.major)) + " at " + f.path;
+                if (wins && sameMajor) {
+                    findings.add(Finding.error("cudnn.shadow", what + " is found by the loader before the copy in " + runtimeDir
+                                    + (place == null ? "" : " (through " + place.describe() + ")")
+                                    + ", so programs load that one instead", shadowFix(host, f.path, place, runtimeDir)));
+                } else {
+                    findings.add(Finding.warn("cudnn.shadow", what + (idx >= 0 ? " is on the search path after " + runtimeDir
+                                    : " is not on the search path now but is picked up when that environment is active"),
+                            shadowFix(host, f.path, place, runtimeDir)));
+                }
+            }
+        }
+        if (host.windows() && version != null && needsZlibwapi(version)) {
+            findings.addAll(zlibwapi(host, order, runtimeDir, version));
+        }
+        return new Result(targetIndex >= 0, copies, findings);
+    }
+
+    /** cuDNN 8.3 up to 9.1 on Windows load zlibwapi.dll, which NVIDIA does not ship (facts §4). */
+    public static boolean needsZlibwapi(CudnnVersion v) {
+        return v.compareTo(CudnnVersion.of(8, 3, 0)) >= 0 && v.release().compareTo(CudnnVersion.of(9, 2, 0)) < 0;
+    }
+
+    private static List<Finding> zlibwapi(Host host, List<Path> order, Path runtimeDir, CudnnVersion v) {
+        List<Path> dirs = new ArrayList<>(order);
+        dirs.add(runtimeDir);
+        for (Path d : dirs) {
+            Path z = d.resolve("zlibwapi.dll");
+            if (!Files.isRegularFile(z)) {
+                continue;
+            }
+            try {
+                PeFile.Info info = PeFile.read(z);
+                if (!info.x64()) {
+                    return List.of(Finding.error("cudnn.zlibwapi-missing", z + " is a " + info.machineName()
+                                    + " image; cuDNN " + v.releaseString() + " needs the 64-bit zlibwapi.dll",
+                            "replace it with the x64 build of zlibwapi.dll (zlib123dllx64) in " + runtimeDir));
+                }
+                return List.of(Finding.info("cudnn.zlibwapi-ok", "64-bit zlibwapi.dll found at " + z));
+            } catch (IOException e) {
+                return List.of(Finding.error("cudnn.zlibwapi-missing", z + " is not a readable DLL: " + e.getMessage(),
+                        "replace it with the x64 build of zlibwapi.dll (zlib123dllx64)"));
+            }
+        }
+        return List.of(Finding.error("cudnn.zlibwapi-missing", "cuDNN " + v.releaseString()
+                        + " on Windows needs zlibwapi.dll, which NVIDIA does not ship, and none is on the search path",
+                "put the 64-bit zlibwapi.dll (zlib123dllx64) into " + runtimeDir));
+    }
+
+    private record Found(Path path, Integer major, String version) {
+    }
+
+    /** The main cuDNN library files in one folder, one per major. */
+    static List<Found> mainLibraries(Host host, Path dir) {
+        List<Found> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        String glob = host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*";
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
+            ds.forEach(files::add);
+        } catch (IOException | RuntimeException e) {
+            return out;
+        }
+        files.sort(null);
+        for (Path f : files) {
+            Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
+            if (n.isEmpty() || !n.get().base().equals("cudnn") || n.get().major() == null) {
+                continue;
+            }
+            int major = n.get().major();
+            if (out.stream().anyMatch(x -> x.major != null && x.major == major)) {
+                continue;
+            }
+            out.add(new Found(f, major, versionOf(host, f, files)));
+        }
+        return out;
+    }
+
+    /** The release a cuDNN library file belongs to: PE FileVersion on Windows, the link chain's real name on Linux. */
+    public static String versionOfLibrary(Host host, Path lib) {
+        List<Path> siblings = new ArrayList<>();
+        if (!host.windows() && lib.getParent() != null) {
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(lib.getParent(), "libcudnn.so.*")) {
+                ds.forEach(siblings::add);
+            } catch (IOException | RuntimeException ignored) {
+                // no siblings to read a version from
+            }
+        }
+        return versionOf(host, lib, siblings);
+    }
+
+    private static String versionOf(Host host, Path lib, List<Path> siblings) {
+        if (host.windows()) {
+            try {
+                return PeFile.read(lib).fileVersion();
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+        String name = lib.getFileName().toString();
+        Optional<LibraryName> n = LibraryName.parse(name);
+        if (n.isPresent() && n.get().version() != null) {
+            return n.get().version().toString();
+        }
+        try {
+            if (Files.isSymbolicLink(lib)) {
+                Path target = lib.getParent().resolve(Files.readSymbolicLink(lib)).toRealPath();
+                Optional<LibraryName> t = LibraryName.parse(target.getFileName().toString());
+                if (t.isPresent() && t.get().version() != null) {
+                    return t.get().version().toString();
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // a dangling link: no version to tell
+        }
+        for (Path s : siblings) {
+            Optional<LibraryName> t = LibraryName.parse(s.getFileName().toString());
+            if (t.isPresent() && t.get().version() != null && t.get().major() != null && n.isPresent()
+                    && t.get().major().equals(n.get().major())) {
+                return t.get().version().toString();
+            }
+        }
+        return null;
+    }
+
+    /** Places a cuDNN copy often hides in although they are not on the search path now. */
+    private static List<Path> extraPlaces(Host host) {
+        List<Path> out = new ArrayList<>();
+        String conda = host.env("CONDA_PREFIX");
+        if (host.windows()) {
+            if (conda != null) {
+                out.add(host.path(conda, "Library", "bin"));
+            }
+            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
+            Path root = host.path(pf, "NVIDIA", "CUDNN");
+            for (Path v : list(root)) {
+                Path bin = v.resolve("bin");
+                out.add(bin);
+                for (Path cuda : list(bin)) {
+                    out.add(cuda);
+                    out.add(cuda.resolve("x64"));
+                }
+            }
+        } else if (conda != null) {
+            out.add(host.path(conda, "lib"));
+        }
+        return out;
+    }
+
+    private static List<Path> list(Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            ds.forEach(out::add);
+        } catch (IOException ignored) {
+            // unreadable: nothing there for us
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** The line that puts {@code dir} on the search path, for the user's shell. */
+    public static String fixLine(Host host, Path dir) {
+        if (host.windows()) {
+            return "cmd: set \"PATH=" + dir + ";%PATH%\"  PowerShell: $env:Path = \"" + dir
+                    + ";\" + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
+        }
+        return "export LD_LIBRARY_PATH=" + dir + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
+                + " or echo " + dir + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
+    }
+
+    /** The fix for a copy that is found first, naming what put it first. */
+    public static String shadowFix(Host host, Path lib, LoaderPath.Place place, Path target) {
+        String p = lib.toString().toLowerCase(Locale.ROOT);
+        if (place != null) {
+            switch (place.mechanism()) {
+                case LD_SO_CACHE -> {
+                    return place.detail() != null
+                            ? "its folder is " + place.detail() + ": remove that line (or delete the copy) and run sudo ldconfig"
+                            : "ldconfig caches " + place.dir() + " (a system folder): remove that copy's package"
+                            + " (e.g. sudo apt remove 'libcudnn*') and run sudo ldconfig, or put " + target
+                            + " first on LD_LIBRARY_PATH";
+                }
+                case DEFAULT_FOLDER -> {
+                    return place.dir() + " is a system folder the loader always searches: remove that copy's package"
+                            + " (e.g. sudo apt remove 'libcudnn*') or put " + target + " first on LD_LIBRARY_PATH";
+                }
+                case LD_LIBRARY_PATH -> {
+                    return "remove " + place.dir() + " from LD_LIBRARY_PATH (where your shell profile or job script sets it),"
+                            + " or put " + target + " before it";
+                }
+                case SYSTEM32, WINDOWS_FOLDER -> {
+                    return "delete or rename " + lib + " (copied there by hand; nothing from NVIDIA puts cuDNN in "
+                            + (place.mechanism() == LoaderPath.Mechanism.SYSTEM32 ? "System32" : "the Windows folder") + ")";
+                }
+                case PATH -> {
+                    return "remove " + place.dir() + " from PATH" + (place.detail() == null
+                            ? " (the user or the machine variable: System Properties > Environment Variables)"
+                            : " (" + place.detail() + ")")
+                            + ", or move " + target + " before it";
+                }
+                default -> {
+                    // the rpath, runpath and application folder belong to one program: the generic fix below
+                }
+            }
+        }
+        if (p.contains("conda") || p.contains("envs")) {
+            return "this copy belongs to a conda environment: deactivate it, or remove cudnn from it (conda remove cudnn)";
+        }
+        if (p.contains("system32")) {
+            return "delete or rename " + lib + " (copied there by hand; nothing from NVIDIA puts cuDNN in System32)";
+        }
+        return "remove " + lib.getParent() + " from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
+                + ", or delete that old copy";
+    }
+}

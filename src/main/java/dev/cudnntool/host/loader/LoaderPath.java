@@ -1,0 +1,252 @@
+package dev.cudnntool.host.loader;
+
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.searchpath.SearchPath;
+import dev.cudnntool.host.searchpath.SearchPathStores;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the system loader looks for a library loaded by bare name, in its order, and which
+ * mechanism put each folder there (so a fix can name it).
+ * Windows (standard search order, SafeDllSearchMode): the program's own folder, System32, the
+ * Windows folder, then PATH. Linux (ld.so(8)): the caller's DT_RPATH (only without DT_RUNPATH),
+ * LD_LIBRARY_PATH, the caller's DT_RUNPATH, the entries of /etc/ld.so.cache (what ldconfig last
+ * cached, not what /etc/ld.so.conf.d names now), then the default folders.
+ */
+public final class LoaderPath {
+    private static final List<String> LINUX_DEFAULTS = List.of("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+            "/lib64", "/usr/lib64", "/lib", "/usr/lib");
+
+    /** Why the loader searches a folder. */
+    public enum Mechanism {
+        RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, APPLICATION_FOLDER, SYSTEM32, WINDOWS_FOLDER, PATH
+    }
+
+    /** A folder the loader searches, and what put it there ({@code detail}: the ld.so.conf line, ...). */
+    public record Place(Path dir, Mechanism mechanism, String detail) {
+        /** The mechanism in words, for messages. */
+        public String describe() {
+            return switch (mechanism) {
+                case RPATH -> "the program's DT_RPATH";
+                case RUNPATH -> "the program's DT_RUNPATH";
+                case LD_LIBRARY_PATH -> "LD_LIBRARY_PATH";
+                case LD_SO_CACHE -> "/etc/ld.so.cache" + (detail == null ? "" : " (" + detail + ")");
+                case DEFAULT_FOLDER -> "the system folder " + dir;
+                case APPLICATION_FOLDER -> "the program's own folder";
+                case SYSTEM32 -> "System32";
+                case WINDOWS_FOLDER -> "the Windows folder";
+                case PATH -> "the PATH entry " + dir + (detail == null ? "" : " (" + detail + ")");
+            };
+        }
+    }
+
+    /** The file the loader takes for a name, and the place it was found through. */
+    public record Hit(Path file, Place place) {
+    }
+
+    /** A line of /etc/ld.so.conf or a file it includes that names a folder. */
+    public record ConfLine(Path file, int line, Path dir) {
+        @Override
+        public String toString() {
+            return file + " line " + line;
+        }
+    }
+
+    private LoaderPath() {
+    }
+
+    /** The folders in the loader's order (for a program without RPATH/RUNPATH), each once. */
+    public static List<Path> searchOrder(Host host) {
+        return places(host, LdSoCache.of(host)).stream().map(Place::dir).toList();
+    }
+
+    public static List<Place> places(Host host, LdSoCache cache) {
+        List<Place> out = new ArrayList<>();
+        if (host.windows()) {
+            String root = host.env("SystemRoot") == null ? "C:\\Windows" : host.env("SystemRoot");
+            out.add(new Place(host.path(root, "System32"), Mechanism.SYSTEM32, null));
+            out.add(new Place(host.path(root), Mechanism.WINDOWS_FOLDER, null));
+            for (Path p : SearchPath.entries(host, host.env("PATH"))) {
+                out.add(new Place(p, Mechanism.PATH, windowsPathOrigin(host, p)));
+            }
+            return out;
+        }
+        for (Path p : SearchPath.entries(host, host.env("LD_LIBRARY_PATH"))) {
+            out.add(new Place(p, Mechanism.LD_LIBRARY_PATH, null));
+        }
+        List<ConfLine> conf = ldSoConfLines(host);
+        List<Path> cached = new ArrayList<>();
+        for (LdSoCache.Entry e : cache.entries()) {
+            Path dir = e.path().getParent();
+            if (dir != null && cached.stream().noneMatch(c -> host.samePath(c, dir))) {
+                cached.add(dir);
+                out.add(new Place(dir, Mechanism.LD_SO_CACHE, confLine(host, conf, dir).map(c -> "listed in " + c).orElse(null)));
+            }
+        }
+        for (String d : LINUX_DEFAULTS) {
+            out.add(new Place(host.path(d), Mechanism.DEFAULT_FOLDER, null));
+        }
+        return out;
+    }
+
+    /**
+     * Which variable holds a Windows PATH entry: the user's or the machine's Path in the registry,
+     * or only this process's environment (set by a script or a terminal); null when not known.
+     */
+    static String windowsPathOrigin(Host host, Path dir) {
+        String user = host.env(SearchPathStores.USER_PATH);
+        String machine = host.env(SearchPathStores.MACHINE_PATH);
+        if (user == null && machine == null) {
+            return null; // the registry was not read (a test host, or no registry)
+        }
+        if (machine != null && SearchPath.entries(host, machine).stream().anyMatch(m -> host.samePath(m, dir))) {
+            return "in the machine Path: HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment,"
+                    + " System Properties > Environment Variables > System variables";
+        }
+        if (user != null && SearchPath.entries(host, user).stream().anyMatch(u -> host.samePath(u, dir))) {
+            return "in the user Path: HKCU\\Environment, System Properties > Environment Variables > User variables";
+        }
+        return "set only in this process's environment, by the terminal or a script that started it";
+    }
+
+    /**
+     * The file a program gets for {@code name} loaded by bare name.
+     * @param rpath   the loading object's DT_RPATH folders ($ORIGIN expanded), used only without a runpath
+     * @param runpath the loading object's DT_RUNPATH folders
+     */
+    public static Optional<Hit> find(Host host, LdSoCache cache, String name, List<Path> rpath, List<Path> runpath) {
+        if (host.windows()) {
+            for (Place p : places(host, cache)) {
+                Path f = p.dir().resolve(name);
+                if (Files.exists(f)) {
+                    return Optional.of(new Hit(f, p));
+                }
+            }
+            return Optional.empty();
+        }
+        List<Place> order = new ArrayList<>();
+        if (runpath.isEmpty()) {
+            rpath.forEach(d -> order.add(new Place(d, Mechanism.RPATH, null)));
+        }
+        for (Path p : SearchPath.entries(host, host.env("LD_LIBRARY_PATH"))) {
+            order.add(new Place(p, Mechanism.LD_LIBRARY_PATH, null));
+        }
+        runpath.forEach(d -> order.add(new Place(d, Mechanism.RUNPATH, null)));
+        for (Place p : order) {
+            Path f = p.dir().resolve(name);
+            if (Files.exists(f)) {
+                return Optional.of(new Hit(f, p));
+            }
+        }
+        Optional<LdSoCache.Entry> e = cache.lookup(name, host.arch());
+        if (e.isPresent() && Files.exists(e.get().path())) {
+            Path dir = e.get().path().getParent();
+            return Optional.of(new Hit(e.get().path(), new Place(dir, Mechanism.LD_SO_CACHE,
+                    confLine(host, ldSoConfLines(host), dir).map(c -> "listed in " + c).orElse(null))));
+        }
+        for (String d : LINUX_DEFAULTS) {
+            Path f = host.path(d).resolve(name);
+            if (Files.exists(f)) {
+                return Optional.of(new Hit(f, new Place(host.path(d), Mechanism.DEFAULT_FOLDER, null)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The folders named by /etc/ld.so.conf and the files it includes. */
+    public static List<Path> ldSoConf(Host host) {
+        return ldSoConfLines(host).stream().map(ConfLine::dir).toList();
+    }
+
+    /** Every folder line of /etc/ld.so.conf and its includes, with file and line number. */
+    public static List<ConfLine> ldSoConfLines(Host host) {
+        List<ConfLine> out = new ArrayList<>();
+        if (!host.windows()) {
+            readConf(host, host.path("/etc/ld.so.conf"), out, 0);
+        }
+        return out;
+    }
+
+    /** The line that names {@code dir} (or the folder it links to). */
+    public static Optional<ConfLine> confLine(Host host, List<ConfLine> lines, Path dir) {
+        Path real = realOrSelf(dir);
+        for (ConfLine c : lines) {
+            if (host.samePath(c.dir(), dir) || host.samePath(realOrSelf(c.dir()), real)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void readConf(Host host, Path conf, List<ConfLine> out, int depth) {
+        if (depth > 8 || !Files.isRegularFile(conf)) {
+            return;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(conf);
+        } catch (IOException e) {
+            return;
+        }
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n);
+            int hash = line.indexOf('#');
+            String l = (hash >= 0 ? line.substring(0, hash) : line).strip();
+            if (l.isEmpty() || l.startsWith("hwcap")) {
+                continue;
+            }
+            if (l.startsWith("include")) {
+                for (String pattern : l.substring("include".length()).strip().split("\\s+")) {
+                    Path p = pattern.startsWith("/") ? host.path(pattern) : conf.getParent().resolve(pattern);
+                    Path dir = p.getParent();
+                    String glob = p.getFileName().toString();
+                    if (dir == null || !Files.isDirectory(dir)) {
+                        continue;
+                    }
+                    List<Path> files = new ArrayList<>();
+                    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
+                        ds.forEach(files::add);
+                    } catch (IOException ignored) {
+                        // unreadable include: skipped, as ldconfig does
+                    }
+                    files.sort(null);
+                    for (Path f : files) {
+                        readConf(host, f, out, depth + 1);
+                    }
+                }
+                continue;
+            }
+            for (String dir : l.split("[\\s,:]+")) {
+                if (dir.startsWith("/")) {
+                    out.add(new ConfLine(conf, n + 1, host.path(dir).normalize()));
+                }
+            }
+        }
+    }
+
+    /** The position of {@code dir} (or what it links to) in {@code dirs}, or -1. */
+    public static int indexOf(Host host, List<Path> dirs, Path dir) {
+        Path real = realOrSelf(dir);
+        for (int i = 0; i < dirs.size(); i++) {
+            Path d = dirs.get(i);
+            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static Path realOrSelf(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.cudnntool.install.state;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+
+/** Words for an I/O failure, shared by the state files and the install and rollback steps. */
+public final class IoFailure {
+    private IoFailure() {
+    }
+
+    /** An I/O failure in a few words, always naming the file where the exception knows it; never "null". */
+    public static String describe(IOException e) {
+        if (e instanceof FileSystemException f) {
+            String reason = f.getReason();
+            String file = f.getFile();
+            String other = f.getOtherFile();
+            if (reason == null) {
+                reason = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                        : e instanceof AccessDeniedException ? "access denied"
+                        : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
+                        : e.getClass().getSimpleName();
+            }
+            return reason + (file == null ? "" : ": " + file) + (other == null ? "" : " -> " + other);
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
+    }
+}

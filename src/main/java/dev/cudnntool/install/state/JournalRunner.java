@@ -1,0 +1,294 @@
+package dev.cudnntool.install.state;
+
+import dev.cudnntool.install.FileOps;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Runs one journal: its steps forward (an install, a rollback) or backward (undoing either),
+ * appending "done N" / "undone N" to journal.log, forced to disk, after each step. After a
+ * crash the log says how many steps are in effect; only the one step at that boundary (carried
+ * out, but the crash came before its line) is judged from the disk, which for a single step is
+ * unambiguous even where later steps reuse its paths (a rollback puts the old cudnn.h back where
+ * it moved the new one from).
+ */
+public final class JournalRunner {
+    public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * Fault-injection hook for the kill test only: a pause after each forward step, so a test can
+     * SIGKILL a real install in the middle of its commit. Zero (off) unless the property is set.
+     */
+    private static final long STEP_DELAY_MS = Long.getLong("cudnn-tool.fault.commitStepDelayMs", 0);
+
+    private final FileOps ops;
+    private final StatePaths paths;
+    private final Path stateDir;
+    private int inEffect;
+
+    /** Runs journals whose paths are stored relative to {@code paths}' target. */
+    public JournalRunner(FileOps ops, StatePaths paths) {
+        this.ops = ops;
+        this.paths = paths;
+        this.stateDir = paths.stateDir();
+    }
+
+    private Path path(String stored) {
+        return paths.resolve(stored);
+    }
+
+    public static Path journalFile(Path stateDir) {
+        return stateDir.resolve("journal.json");
+    }
+
+    public static Path progressFile(Path stateDir) {
+        return stateDir.resolve("journal.log");
+    }
+
+    /**
+     * The journal on disk, unproven (for a diagnosis such as cudnn-verify's); null when none. A
+     * damaged one is an IOException with a one-line message naming the file (never Jackson's
+     * location text). Anything that acts on a journal reads it through {@link StateReader}.
+     */
+    public static Journal read(Path stateDir) throws IOException {
+        Path f = journalFile(stateDir);
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        Journal j;
+        try {
+            j = JSON.readValue(Files.readAllBytes(f), Journal.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn-rollback --repair sets it aside");
+        }
+        if (j == null || j.id() == null || j.kind() == null || j.ops() == null) {
+            throw new IOException(f + " is damaged: a field is missing; cudnn-rollback --repair sets it aside");
+        }
+        return j;
+    }
+
+    /**
+     * Writes the journal before the first step; no step is in effect yet. The progress log gets
+     * its first line before the journal, so its space is taken while a failure still changes
+     * nothing (a full disk then fails here, not halfway through the steps). On failure no
+     * journal is in place: the caller may say "nothing changed".
+     */
+    public void begin(Journal j) throws IOException {
+        if (Files.exists(progressFile(stateDir), LinkOption.NOFOLLOW_LINKS)) {
+            ops.delete(progressFile(stateDir)); // left by a run that finished but could not tidy up
+        }
+        ops.appendLine(progressFile(stateDir), "begin " + j.id());
+        write(j);
+        inEffect = 0;
+    }
+
+    /** After a failed {@link #begin}: removes what it left, so no trace of a journal stays. */
+    public void abandon() {
+        for (Path p : List.of(StateReader.tempJournal(stateDir), progressFile(stateDir))) {
+            try {
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    ops.delete(p);
+                }
+            } catch (IOException ignored) {
+                // a stray progress log or temp journal is removed by the next run holding the lock
+            }
+        }
+    }
+
+    /** Rewrites the journal with a new state; the steps and the progress log stay. */
+    public void write(Journal j) throws IOException {
+        ops.writeAtomically(journalFile(stateDir), JSON.writeValueAsBytes(j));
+    }
+
+    /**
+     * The commit point: without journal.json the run is over. The progress log goes after it,
+     * as a courtesy: one left behind is meaningless without its journal and the next run removes it.
+     */
+    public void finish() throws IOException {
+        if (Files.exists(journalFile(stateDir))) {
+            ops.delete(journalFile(stateDir));
+        }
+        try {
+            if (Files.exists(progressFile(stateDir))) {
+                ops.delete(progressFile(stateDir));
+            }
+        } catch (IOException ignored) {
+            // harmless: see above
+        }
+    }
+
+    /**
+     * How many steps of a journal found on disk are in effect: {@code logged} (what its progress
+     * log says, read and checked by {@link StateReader}), then the boundary step.
+     */
+    public void recover(Journal j, int logged) throws IOException {
+        int p = logged;
+        List<Journal.Op> list = j.ops();
+        if (p < list.size() && isDone(list.get(p))) {
+            p++;
+        } else if (p > 0 && isUndone(list.get(p - 1))) {
+            p--;
+        }
+        inEffect = p;
+    }
+
+    public int inEffect() {
+        return inEffect;
+    }
+
+    /** Carries out the steps not yet in effect, in order. */
+    public void forward(Journal j) throws IOException {
+        List<Journal.Op> list = j.ops();
+        while (inEffect < list.size()) {
+            int i = inEffect;
+            apply(list.get(i));
+            inEffect = i + 1;
+            ops.appendLine(progressFile(stateDir), "done " + i);
+            pauseForFaultInjection();
+        }
+    }
+
+    /** Undoes the steps in effect, last first. */
+    public void backward(Journal j) throws IOException {
+        List<Journal.Op> list = j.ops();
+        while (inEffect > 0) {
+            int i = inEffect - 1;
+            revert(list.get(i));
+            inEffect = i;
+            ops.appendLine(progressFile(stateDir), "undone " + i);
+        }
+    }
+
+    private void apply(Journal.Op op) throws IOException {
+        Path to = path(op.to());
+        switch (op.type()) {
+            case "mkdir" -> {
+                if (!exists(to)) {
+                    ops.createDirectory(to);
+                }
+            }
+            case "rmdir" -> {
+                if (exists(to)) {
+                    if (!isEmptyDir(to)) {
+                        throw new IOException(to + " is not empty, so it cannot be removed");
+                    }
+                    ops.delete(to);
+                }
+            }
+            case "move" -> {
+                Path from = path(op.from());
+                if (exists(to)) {
+                    throw new IOException(to + " exists although the journal has not put it there");
+                }
+                if (!exists(from)) {
+                    throw new IOException(from + " is missing: it was moved or deleted by something else");
+                }
+                ops.move(from, to);
+            }
+            default -> throw new IOException("unknown journal step " + op.type());
+        }
+    }
+
+    private void revert(Journal.Op op) throws IOException {
+        Path to = path(op.to());
+        switch (op.type()) {
+            case "mkdir" -> {
+                if (exists(to)) {
+                    if (!isEmptyDir(to)) {
+                        throw new IOException(to + " is not empty, so it cannot be removed");
+                    }
+                    ops.delete(to);
+                }
+            }
+            case "rmdir" -> {
+                if (!exists(to)) {
+                    ops.createDirectory(to);
+                }
+            }
+            case "move" -> {
+                Path from = path(op.from());
+                if (!exists(to)) {
+                    throw new IOException(to + " is missing, so it cannot be moved back to " + from);
+                }
+                if (exists(from)) {
+                    throw new IOException(from + " is occupied, so " + to + " cannot be moved back");
+                }
+                mkdirs(from.getParent()); // a staging folder may have been cleaned already
+                ops.move(to, from);
+            }
+            default -> throw new IOException("unknown journal step " + op.type());
+        }
+    }
+
+    /** Whether one step's effect is on the disk (used only at the boundary the log leaves open). */
+    private boolean isDone(Journal.Op op) throws IOException {
+        Path to = path(op.to());
+        return switch (op.type()) {
+            case "mkdir" -> exists(to);
+            case "rmdir" -> !exists(to);
+            default -> exists(to) && !exists(path(op.from()));
+        };
+    }
+
+    private boolean isUndone(Journal.Op op) throws IOException {
+        Path to = path(op.to());
+        return switch (op.type()) {
+            case "mkdir" -> !exists(to);
+            case "rmdir" -> exists(to);
+            default -> !exists(to) && exists(path(op.from()));
+        };
+    }
+
+    private static void pauseForFaultInjection() {
+        if (STEP_DELAY_MS > 0) {
+            try {
+                Thread.sleep(STEP_DELAY_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void mkdirs(Path dir) throws IOException {
+        if (dir == null || exists(dir)) {
+            return;
+        }
+        mkdirs(dir.getParent());
+        ops.createDirectory(dir);
+    }
+
+    /** Deletes a folder of the tool's own (staging, history entry) with everything in it. */
+    public void deleteTree(Path dir) throws IOException {
+        if (!exists(dir)) {
+            return;
+        }
+        List<Path> all;
+        try (Stream<Path> s = Files.walk(dir)) {
+            all = new ArrayList<>(s.sorted(Comparator.reverseOrder()).toList());
+        }
+        for (Path p : all) {
+            ops.delete(p);
+        }
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    public static boolean isEmptyDir(Path dir) throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            return !ds.iterator().hasNext();
+        }
+    }
+}

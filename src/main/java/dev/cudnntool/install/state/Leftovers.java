@@ -1,0 +1,110 @@
+package dev.cudnntool.install.state;
+
+import dev.cudnntool.install.FileOps;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * What killed or failed runs leave in the tool's folder: staging folders (hundreds of MB with a
+ * real archive), a half-written {@code journal.json.tmp}, a progress log without its journal,
+ * history folders that never got their record, the trash. Removed by the next install or
+ * rollback, only while it holds the lock: the lock is held by every run for its whole life and
+ * dropped by the operating system when a run dies, so holding it proves no run that made them
+ * is alive. What a pending journal still needs (its staging and history folder) stays.
+ */
+public final class Leftovers {
+    private Leftovers() {
+    }
+
+    /** What was found and removed. {@code tempJournal}: a journal that never got written (its run changed nothing). */
+    public record Cleaned(boolean tempJournal, List<String> removed) {
+    }
+
+    public static Cleaned clean(JournalRunner runner, FileOps ops, Path state, Journal pending) {
+        List<String> removed = new ArrayList<>();
+        boolean temp = false;
+        if (!Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
+            return new Cleaned(false, removed);
+        }
+        Path tmp = StateReader.tempJournal(state);
+        if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
+            temp = pending == null;
+            // a folder there (never the tool's) would block every journal to come: removed with what it holds
+            if (Files.isDirectory(tmp, LinkOption.NOFOLLOW_LINKS) ? deleteTree(runner, tmp) : delete(ops, tmp)) {
+                removed.add(tmp.getFileName().toString());
+            }
+        }
+        Path log = JournalRunner.progressFile(state);
+        if (pending == null && Files.exists(log, LinkOption.NOFOLLOW_LINKS) && delete(ops, log)) {
+            removed.add(log.getFileName().toString());
+        }
+        List<Path> entries = list(state);
+        for (Path p : entries) {
+            String n = p.getFileName().toString();
+            boolean needed = pending != null && n.equals("staging-" + pending.id());
+            if (n.startsWith("staging-") && !needed && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && deleteTree(runner, p)) {
+                removed.add(n);
+            }
+        }
+        Path trash = state.resolve("trash");
+        if (pending == null && Files.isDirectory(trash, LinkOption.NOFOLLOW_LINKS) && deleteTree(runner, trash)) {
+            removed.add("trash");
+        }
+        for (Path d : list(History.dir(state))) {
+            boolean needed = pending != null && d.getFileName().toString().equals(pending.recordId());
+            if (!needed && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.exists(d.resolve("install.json"), LinkOption.NOFOLLOW_LINKS) && onlyFolders(d)
+                    && deleteTree(runner, d)) {
+                removed.add("history/" + d.getFileName());
+            }
+        }
+        return new Cleaned(temp, removed);
+    }
+
+    /** The entries of a real folder (never through a link); empty when it is not one or cannot be read. */
+    static List<Path> list(Path dir) {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            ds.forEach(out::add);
+        } catch (IOException ignored) {
+            // nothing to clean that can be seen
+        }
+        return out;
+    }
+
+    /** A history folder a run made before its record: empty backup slots only, never a file. */
+    private static boolean onlyFolders(Path d) {
+        try (Stream<Path> s = Files.walk(d)) {
+            return s.allMatch(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean delete(FileOps ops, Path p) {
+        try {
+            ops.delete(p);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean deleteTree(JournalRunner runner, Path p) {
+        try {
+            runner.deleteTree(p);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.cudnntool.archive.format;
+
+/** Test-only: a format reader that uses the inspector above it, so the rule inside a capability has something to catch. */
+public final class LayeringViolationFixture {
+    private LayeringViolationFixture() {
+    }
+
+    public static String upward() {
+        return dev.cudnntool.archive.ArchiveInspector.class.getName();
+    }
+}
