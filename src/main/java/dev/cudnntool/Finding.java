@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One diagnosis with a stable id (scripts depend on it), a message that says what was found and
- * a fix that says what to do. {@code forced} marks an error that --force turned into a warning.
+ * One diagnosis with a stable id from {@link FindingId} (scripts depend on it), a message that says
+ * what was found and a fix that says what to do. {@code forced} marks an error that --force turned
+ * into a warning.
  */
 public record Finding(String id, Severity severity, String message, String fix) {
     public Finding {
@@ -15,16 +16,25 @@ public record Finding(String id, Severity severity, String message, String fix) 
         fix = fix == null ? "" : fix;
     }
 
-    public static Finding info(String id, String message) {
-        return new Finding(id, Severity.INFO, message, "");
+    public static Finding info(FindingId id, String message) {
+        return new Finding(id.id(), Severity.INFO, message, "");
     }
 
-    public static Finding warn(String id, String message, String fix) {
-        return new Finding(id, Severity.WARN, message, fix);
+    public static Finding warn(FindingId id, String message, String fix) {
+        return new Finding(id.id(), Severity.WARN, message, fix);
     }
 
-    public static Finding error(String id, String message, String fix) {
-        return new Finding(id, Severity.ERROR, message, fix);
+    public static Finding error(FindingId id, String message, String fix) {
+        return new Finding(id.id(), Severity.ERROR, message, fix);
+    }
+
+    /** A finding whose severity the situation decides (one of {@link FindingId#severities()}). */
+    public static Finding of(FindingId id, Severity severity, String message, String fix) {
+        return new Finding(id.id(), severity, message, fix);
+    }
+
+    public boolean is(FindingId other) {
+        return id.equals(other.id());
     }
 
     public boolean isError() {

@@ -8,6 +8,7 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -31,7 +32,7 @@ final class ArchiveFindings {
         List<Finding> findings = new ArrayList<>(name.warnings());
         String expectedTop = name.expectedTopFolder();
         if (!walk.top.equals(expectedTop)) {
-            findings.add(Finding.warn("archive.top-folder",
+            findings.add(Finding.warn(FindingId.ARCHIVE_TOP_FOLDER,
                     "the archive's top folder is '" + Text.printable(walk.top) + "', NVIDIA's "
                             + name.canonicalName() + " has '" + expectedTop + "'",
                     "make sure this is the archive NVIDIA published and was not repacked"));
@@ -82,7 +83,7 @@ final class ArchiveFindings {
             shown.add("'" + Text.printable(rel) + "'"
                     + (versionHeader ? " (a second version header: only include/" + file + " counts)" : ""));
         }
-        findings.add(Finding.error("archive.foreign-file",
+        findings.add(Finding.error(FindingId.ARCHIVE_FOREIGN_FILE,
                 "archive " + name.fileName() + " holds " + foreign.size() + " file(s) that are not cuDNN's or not where"
                         + " NVIDIA puts them: " + String.join(", ", shown)
                         + (foreign.size() > FOREIGN_NAMED ? " and " + (foreign.size() - FOREIGN_NAMED) + " more" : "")
@@ -105,7 +106,7 @@ final class ArchiveFindings {
             }
         }
         if (!wrong.isEmpty()) {
-            findings.add(Finding.error("archive.version-mismatch",
+            findings.add(Finding.error(FindingId.ARCHIVE_VERSION_MISMATCH,
                     "the name says cuDNN " + named + " but " + String.join(", ", wrong),
                     "the file was renamed or repacked: download " + name.canonicalName() + " again from NVIDIA"));
         }
@@ -135,7 +136,7 @@ final class ArchiveFindings {
             missing.add(CudnnComponents.versionHeader(major) + " (no CUDNN_MAJOR/MINOR/PATCHLEVEL)");
         }
         if (!missing.isEmpty()) {
-            findings.add(Finding.error("archive.incomplete",
+            findings.add(Finding.error(FindingId.ARCHIVE_INCOMPLETE,
                     "archive " + name.fileName() + " lacks " + missing.size() + " file(s) of cuDNN " + major + ": "
                             + String.join(", ", missing),
                     "download the complete archive " + name.canonicalName() + " from NVIDIA again"));
@@ -145,7 +146,7 @@ final class ArchiveFindings {
     private static void checksumFindings(ArchiveName name, String sha256, long fileSize, ChecksumExpectation expected,
                                          List<Finding> findings) {
         if (expected == null) {
-            findings.add(Finding.info("archive.sha256", "sha256 " + sha256
+            findings.add(Finding.info(FindingId.ARCHIVE_SHA256, "sha256 " + sha256
                     + " (not compared: pass --sha256 or --manifest redistrib_<version>.json to check it)"));
             return;
         }
@@ -154,13 +155,13 @@ final class ArchiveFindings {
             return;
         }
         if (!expected.sha256().equals(sha256) || expected.size() != null && expected.size() != fileSize) {
-            findings.add(Finding.error("archive.checksum-mismatch",
+            findings.add(Finding.error(FindingId.ARCHIVE_CHECKSUM_MISMATCH,
                     "sha256 of " + name.fileName() + " is " + sha256 + " (" + fileSize + " bytes) but "
                             + expected.source() + " expects " + expected.sha256()
                             + (expected.size() == null ? "" : " (" + expected.size() + " bytes)"),
                     "the download is damaged or not NVIDIA's: download it again"));
         } else {
-            findings.add(Finding.info("archive.checksum-ok", "sha256 " + sha256 + " matches " + expected.source()));
+            findings.add(Finding.info(FindingId.ARCHIVE_CHECKSUM_OK, "sha256 " + sha256 + " matches " + expected.source()));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
@@ -125,7 +126,7 @@ final class Render {
     /** rollback: what happened to the search path an install --add-to-path changed. */
     static void searchPath(PrintWriter out, List<Finding> findings) {
         for (Finding f : findings) {
-            if (f.id().equals("rollback.search-path")) {
+            if (f.is(FindingId.ROLLBACK_SEARCH_PATH)) {
                 out.println("search path: " + f.message());
             }
         }
@@ -149,7 +150,7 @@ final class Render {
         }
         out.println("findings");
         for (Finding f : findings) {
-            if (!verbose && f.severity() == Severity.INFO && f.id().equals("archive.sha256")) {
+            if (!verbose && f.severity() == Severity.INFO && f.is(FindingId.ARCHIVE_SHA256)) {
                 continue; // the sha256 line above says it already
             }
             String tag = switch (f.severity()) {

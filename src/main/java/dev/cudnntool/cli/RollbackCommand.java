@@ -55,7 +55,7 @@ public class RollbackCommand implements Callable<Integer> {
         if (t == null) {
             String msg = "nothing to roll back: no CUDA toolkit found (pass --cuda-path or --prefix)";
             return finish(new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, msg, null, null, List.of(), List.of(),
-                    List.of(dev.cudnntool.Finding.error("rollback.nothing", msg, "pass --cuda-path DIR or --prefix DIR"))));
+                    List.of(dev.cudnntool.Finding.error(dev.cudnntool.FindingId.ROLLBACK_NOTHING, msg, "pass --cuda-path DIR or --prefix DIR"))));
         }
         if (list) {
             List<RollbackService.Entry> entries = service.list(t);

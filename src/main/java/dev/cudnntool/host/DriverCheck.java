@@ -2,6 +2,7 @@ package dev.cudnntool.host;
 
 import dev.cudnntool.host.searchpath.SearchPath;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class DriverCheck {
         List<Finding> out = new ArrayList<>();
         Optional<Path> smi = locate(host, platform);
         if (smi.isEmpty()) {
-            out.add(Finding.warn("driver.missing", "nvidia-smi was not found, so no NVIDIA driver seems to be installed;"
+            out.add(Finding.warn(FindingId.DRIVER_MISSING, "nvidia-smi was not found, so no NVIDIA driver seems to be installed;"
                             + " cuDNN can be installed but not used on this machine",
                     "install the NVIDIA driver for your GPU (nothing to do on a build machine without a GPU)"));
             return new Result(DriverInfo.NONE, out);
@@ -44,7 +45,7 @@ public final class DriverCheck {
                 String tail = header.tail(2);
                 why = "failed (exit " + header.exitCode() + ")" + (tail.isEmpty() ? " with no output" : ": \"" + tail + "\"");
             }
-            out.add(Finding.error("driver.failed", exe + " " + why,
+            out.add(Finding.error(FindingId.DRIVER_FAILED, exe + " " + why,
                     "reinstall or restart the NVIDIA driver (reboot after an update); on Linux check that the kernel module"
                             + " is loaded (lsmod | grep nvidia)"));
             return new Result(new DriverInfo(exe, null, null, List.of()), out);
@@ -60,7 +61,7 @@ public final class DriverCheck {
             int cuda = archive.cudaVariant().major();
             Optional<String> min = DriverMinimums.minimum(cuda, host.os());
             if (min.isPresent() && NvidiaSmi.compareVersions(h.driverVersion(), min.get()) < 0) {
-                out.add(Finding.error("driver.too-old", "driver " + h.driverVersion() + ceiling + " is older than "
+                out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "driver " + h.driverVersion() + ceiling + " is older than "
                                 + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build)",
                         "update the NVIDIA driver to " + min.get() + " or newer"
                                 + (cuda == 13 && host.windows() ? " (NVIDIA publishes no Windows minimum for CUDA 13; R580 is the Linux one)" : "")));
@@ -69,7 +70,7 @@ public final class DriverCheck {
         }
         String gpuText = gpus.isEmpty() ? "no GPU listed" : gpus.size() + " GPU(s): "
                 + gpus.stream().map(NvidiaSmi.Gpu::name).collect(Collectors.joining(", "));
-        out.add(Finding.info("driver.ok", "NVIDIA driver " + h.driverVersion() + ceiling + "; " + gpuText));
+        out.add(Finding.info(FindingId.DRIVER_OK, "NVIDIA driver " + h.driverVersion() + ceiling + "; " + gpuText));
         return new Result(info, out);
     }
 

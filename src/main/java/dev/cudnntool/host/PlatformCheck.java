@@ -1,6 +1,7 @@
 package dev.cudnntool.host;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Arch;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.OsFamily;
@@ -15,32 +16,32 @@ public final class PlatformCheck {
     public static List<Finding> check(Platform p, ArchiveName archive) {
         List<Finding> out = new ArrayList<>();
         if (p.jvmBits() == 32) {
-            out.add(Finding.error("jvm.32bit", "this Java runtime is 32-bit; cuDNN is 64-bit only and cannot be loaded by it",
+            out.add(Finding.error(FindingId.JVM_32BIT, "this Java runtime is 32-bit; cuDNN is 64-bit only and cannot be loaded by it",
                     "run the tool with a 64-bit Java 17 or newer"));
         }
         if (p.wsl()) {
-            out.add(Finding.info("platform.wsl", "running inside WSL: Linux archives apply, and the driver comes from Windows"
+            out.add(Finding.info(FindingId.PLATFORM_WSL, "running inside WSL: Linux archives apply, and the driver comes from Windows"
                     + " through /usr/lib/wsl/lib"));
         }
         if (archive == null) {
             return out;
         }
         if (p.os() == OsFamily.MACOS) {
-            out.add(Finding.error("platform.mismatch", "cuDNN has no macOS build; " + archive.fileName()
+            out.add(Finding.error(FindingId.PLATFORM_MISMATCH, "cuDNN has no macOS build; " + archive.fileName()
                     + " cannot run here", "use a Linux or Windows machine with an NVIDIA GPU"));
             return out;
         }
         if (archive.os() == OsFamily.WINDOWS && p.os() != OsFamily.WINDOWS) {
             String where = p.wsl() ? "inside WSL2, which runs Linux binaries" : "on Linux";
-            out.add(Finding.error("platform.mismatch", archive.fileName() + " is the Windows build; this machine runs "
+            out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is the Windows build; this machine runs "
                             + where + " and cannot load its DLLs",
                     "download " + archive.linuxEquivalent(p.arch() == Arch.OTHER ? Arch.X86_64 : linuxArch(p.arch()))
                             + " instead"));
         } else if (archive.os() == OsFamily.LINUX && p.os() == OsFamily.WINDOWS) {
-            out.add(Finding.error("platform.mismatch", archive.fileName() + " is a Linux build; Windows cannot load it",
+            out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is a Linux build; Windows cannot load it",
                     "download " + archive.windowsEquivalent() + " instead (or install inside WSL2)"));
         } else if (p.arch() != Arch.OTHER && !p.arch().runs(archive.arch())) {
-            out.add(Finding.error("platform.mismatch", archive.fileName() + " is built for " + archive.arch().label()
+            out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is built for " + archive.arch().label()
                             + " but this CPU is " + p.arch().label(),
                     "download " + archive.linuxEquivalent(linuxArch(p.arch())) + " instead"));
         }

@@ -3,6 +3,7 @@ package dev.cudnntool.host;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.IOException;
@@ -39,12 +40,12 @@ public final class ToolkitLocator {
         List<Finding> findings = new ArrayList<>();
         if (cudaPathOption != null) {
             if (!Files.isDirectory(cudaPathOption)) {
-                findings.add(Finding.error("toolkit.missing", "--cuda-path " + cudaPathOption + " is not a folder",
+                findings.add(Finding.error(FindingId.TOOLKIT_MISSING, "--cuda-path " + cudaPathOption + " is not a folder",
                         "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
                 return new Selection(null, found, findings);
             }
             if (!looksLikeToolkit(host, cudaPathOption)) {
-                findings.add(Finding.error("toolkit.missing", "--cuda-path " + cudaPathOption + " is not a CUDA toolkit (it has"
+                findings.add(Finding.error(FindingId.TOOLKIT_MISSING, "--cuda-path " + cudaPathOption + " is not a CUDA toolkit (it has"
                                 + " no version.json, version.txt, bin/nvcc or include/cuda.h)",
                         "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
                 return new Selection(null, found, findings);
@@ -55,7 +56,7 @@ public final class ToolkitLocator {
         addIfDir(host, found, host.env("CUDA_HOME"), "CUDA_HOME");
         for (String rule : List.of("CUDA_PATH", "CUDA_HOME")) {
             if (host.env(rule) != null && found.stream().noneMatch(t -> t.foundBy().equals(rule)) && isDir(host, host.env(rule))) {
-                findings.add(Finding.warn("toolkit.not-a-toolkit", rule + "=" + host.env(rule) + " is not a CUDA toolkit (it has no"
+                findings.add(Finding.warn(FindingId.TOOLKIT_NOT_A_TOOLKIT, rule + "=" + host.env(rule) + " is not a CUDA toolkit (it has no"
                         + " version.json, version.txt, bin/nvcc or include/cuda.h), so it was not used",
                         "point " + rule + " at the toolkit's root folder, or unset it"));
             }
@@ -94,7 +95,7 @@ public final class ToolkitLocator {
             chosen = found.get(0);
         }
         if (chosen == null) {
-            findings.add(Finding.error("toolkit.missing", "no CUDA toolkit found (looked at --cuda-path, CUDA_PATH, CUDA_HOME,"
+            findings.add(Finding.error(FindingId.TOOLKIT_MISSING, "no CUDA toolkit found (looked at --cuda-path, CUDA_PATH, CUDA_HOME,"
                             + " CUDA_PATH_V*_*, and " + (host.windows() ? "%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA"
                             : "/usr/local/cuda*") + ")",
                     "install the CUDA Toolkit" + (wantMajor == null ? "" : " " + wantMajor + ".x")
@@ -114,7 +115,7 @@ public final class ToolkitLocator {
         if (archive != null && t.version() != null) {
             int want = archive.cudaVariant().major();
             if (t.version().major() != want) {
-                out.add(Finding.error("toolkit.cuda-major-mismatch", archive.fileName() + " is built for CUDA " + want
+                out.add(Finding.error(FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, archive.fileName() + " is built for CUDA " + want
                                 + ".x but the " + where + " is CUDA " + t.version().major(),
                         "download the _cuda" + t.version().major() + " build of cuDNN " + archive.version()
                                 + " (" + archive.canonicalName().replaceAll("_cuda[0-9.]+-", "_cuda" + t.version().major() + "-")
@@ -123,7 +124,7 @@ public final class ToolkitLocator {
             }
             Optional<CudaVersion[]> range = supportedRange(archive.version(), want);
             if (range.isPresent() && (t.version().compareTo(range.get()[0]) < 0 || t.version().compareTo(range.get()[1]) > 0)) {
-                out.add(Finding.warn("toolkit.unsupported-minor", "cuDNN " + archive.version().releaseString() + " (cuda" + want
+                out.add(Finding.warn(FindingId.TOOLKIT_UNSUPPORTED_MINOR, "cuDNN " + archive.version().releaseString() + " (cuda" + want
                                 + ") supports CUDA " + range.get()[0] + " to " + range.get()[1] + "; the " + where
                                 + " is outside that range and may work, untested by NVIDIA",
                         "use a toolkit in " + range.get()[0] + "–" + range.get()[1] + ", or a newer cuDNN release that supports CUDA "
@@ -131,7 +132,7 @@ public final class ToolkitLocator {
                 return out;
             }
         }
-        out.add(Finding.info("toolkit.ok", where));
+        out.add(Finding.info(FindingId.TOOLKIT_OK, where));
         return out;
     }
 

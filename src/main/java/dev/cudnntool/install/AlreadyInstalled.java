@@ -3,6 +3,7 @@ package dev.cudnntool.install;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.name.CudnnVersion;
@@ -42,7 +43,7 @@ public final class AlreadyInstalled {
         if (Finding.anyError(verification)) {
             String why = verification.stream().filter(Finding::isError).map(f -> f.id() + ": " + f.message())
                     .findFirst().orElse("verification failed");
-            findings.add(Finding.error("install.failed", summary + ", but it failed verification (" + why
+            findings.add(Finding.error(FindingId.INSTALL_FAILED, summary + ", but it failed verification (" + why
                     + "); nothing was changed", "see the verification findings above"));
             return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, summary + ", but it failed verification; nothing was changed",
                     report, pf, plan, null, findings);

@@ -11,6 +11,7 @@ import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.TargetLock;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveFormat;
@@ -120,7 +121,7 @@ public final class InstallService {
             } catch (ToolException e) {
                 stop = e.exitCode();
                 stopWhy = e.getMessage();
-                findings.add(Finding.error(e instanceof DamagedState ? "install.state-damaged" : "install.target-not-writable",
+                findings.add(Finding.error(e instanceof DamagedState ? FindingId.INSTALL_STATE_DAMAGED : FindingId.INSTALL_TARGET_NOT_WRITABLE,
                         e.getMessage(), e.fix()));
             }
         }
@@ -130,7 +131,7 @@ public final class InstallService {
                     .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {
-                findings.add(Finding.error("archive.rejected", e.getMessage(), e.fix()));
+                findings.add(Finding.error(FindingId.ARCHIVE_REJECTED, e.getMessage(), e.fix()));
                 return new InstallOutcome(stop, "dry run: would stop: " + stopWhy, null, pf, null, null, findings);
             }
             throw e;
@@ -149,8 +150,8 @@ public final class InstallService {
                     stop = e.exitCode();
                     stopWhy = e.getMessage();
                 }
-                findings.add(Finding.error(e.exitCode() == ExitCode.ARCHIVE_REJECTED ? "archive.rejected"
-                        : "install.target-not-writable", e.getMessage(), e.fix()));
+                findings.add(Finding.error(e.exitCode() == ExitCode.ARCHIVE_REJECTED ? FindingId.ARCHIVE_REJECTED
+                        : FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
                 findings.addAll(PlanGuard.outsideLinks(pf.target()));
             }
         }
@@ -164,8 +165,8 @@ public final class InstallService {
                 } catch (ToolException e) {
                     stop = e.exitCode();
                     stopWhy = e.getMessage();
-                    findings.add(Finding.error(e.getMessage().contains("in use") ? "install.file-in-use"
-                            : "install.target-not-writable", e.getMessage(), e.fix()));
+                    findings.add(Finding.error(e.getMessage().contains("in use") ? FindingId.INSTALL_FILE_IN_USE
+                            : FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
                 }
             }
             String pathStop = addToPath == null ? null : addToPath.dryRun(findings, pf.target().runtimeDir(name));

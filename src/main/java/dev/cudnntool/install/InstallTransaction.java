@@ -9,6 +9,7 @@ import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
@@ -190,7 +191,7 @@ final class InstallTransaction {
         if (e instanceof AccessDeniedException) {
             throw checks.notWritable(t.root(), e);
         }
-        findings.add(Finding.error("install.failed", "install failed " + when + ": " + IoFailure.describe(e)
+        findings.add(Finding.error(FindingId.INSTALL_FAILED, "install failed " + when + ": " + IoFailure.describe(e)
                 + "; the toolkit was not changed", checks.fixFor(e)));
         return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, "not installed: " + IoFailure.describe(e)
                 + " " + when + "; nothing in " + t.root() + " was changed", null, pf, null, null, findings);
@@ -211,13 +212,13 @@ final class InstallTransaction {
             runner.deleteTree(staging);
             runner.finish();
         } catch (IOException e2) {
-            findings.add(Finding.error("install.rollback-failed", why + "; undoing it failed too: " + IoFailure.describe(e2),
+            findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
                     "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
                             + " to finish restoring " + t.root()));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
                     + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
         }
-        findings.add(Finding.error("install.failed", why + "; every change was undone",
+        findings.add(Finding.error(FindingId.INSTALL_FAILED, why + "; every change was undone",
                 why.contains("verification") ? "see the verification findings above; the previous cuDNN is back in place"
                         : "fix the cause named above and run the install again"));
         return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, "not installed: " + why + "; " + t.root()

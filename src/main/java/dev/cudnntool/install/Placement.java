@@ -4,6 +4,7 @@ import dev.cudnntool.Text;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveItem;
 import dev.cudnntool.archive.name.ArchiveName;
@@ -140,7 +141,7 @@ public final class Placement {
             }
         }
         if (!otherMajors.isEmpty()) {
-            findings.add(Finding.info("install.other-major-kept", "cuDNN files of another major stay where they are, for"
+            findings.add(Finding.info(FindingId.INSTALL_OTHER_MAJOR_KEPT, "cuDNN files of another major stay where they are, for"
                     + " programs built against them: " + String.join(", ", otherMajors)));
         }
         return new InstallPlan(t, steps, findings);

@@ -4,6 +4,7 @@ import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveReport;
 import java.io.IOException;
@@ -66,7 +67,7 @@ final class PlanGuard {
     static List<Finding> outsideLinks(InstallTarget t) {
         List<Finding> out = new ArrayList<>();
         for (Path[] link : new StatePaths(t.root()).outsideLinks()) {
-            out.add(Finding.warn("target.outside-link", link[0] + " is a link that leads outside " + t.root() + ", to "
+            out.add(Finding.warn(FindingId.TARGET_OUTSIDE_LINK, link[0] + " is a link that leads outside " + t.root() + ", to "
                     + link[1] + ": cuDNN's files for it are placed there",
                     "nothing to do if " + link[1] + " is meant to hold the toolkit's files; otherwise make " + link[0]
                             + " a plain folder"));

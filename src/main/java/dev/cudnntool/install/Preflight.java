@@ -3,6 +3,7 @@ package dev.cudnntool.install;
 import dev.cudnntool.install.state.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
@@ -26,15 +27,15 @@ import java.util.Set;
 public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
                         InstallTarget target, List<LibrarySearchCheck.CudnnCopy> otherCopies, List<Finding> findings) {
 
-    public static final Set<String> FORCIBLE = Set.of("platform.mismatch", "driver.too-old", "driver.failed",
-            "toolkit.cuda-major-mismatch", "cudnn.shadow", "cudnn.zlibwapi-missing");
+    public static final Set<FindingId> FORCIBLE = Set.of(FindingId.PLATFORM_MISMATCH, FindingId.DRIVER_TOO_OLD, FindingId.DRIVER_FAILED,
+            FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING);
 
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
         List<Finding> findings = new ArrayList<>();
         Platform platform = Platform.detect(host);
         List<Finding> platformFindings = PlatformCheck.check(platform, archive);
         findings.addAll(platformFindings);
-        boolean platformOk = platformFindings.stream().noneMatch(f -> f.id().equals("platform.mismatch"));
+        boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
         findings.addAll(driver.findings());
         Toolkit toolkit = null;
@@ -58,7 +59,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             copies = search.copies();
         }
         if (force) {
-            findings = findings.stream().map(f -> FORCIBLE.contains(f.id()) ? f.forced() : f).toList();
+            findings = findings.stream().map(f -> FORCIBLE.stream().anyMatch(f::is) ? f.forced() : f).toList();
         }
         return new Preflight(platform, driver.driver(), toolkit, found, target, copies, findings);
     }

@@ -14,6 +14,7 @@ import dev.cudnntool.install.state.TargetLock;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
@@ -278,7 +279,7 @@ public final class RollbackService {
             }
             String why = "rollback of " + rec.id() + " failed before its first step (" + IoFailure.describe(e) + ")";
             return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                    display(sp, jops), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
+                    display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn-rollback again")));
         }
         try {
             runner.forward(journal);
@@ -312,11 +313,11 @@ public final class RollbackService {
         } catch (IOException e2) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
                     + IoFailure.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
-                    display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error("install.unfinished", why,
+                    display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.INSTALL_UNFINISHED, why,
                     "run cudnn-rollback again: it resumes the rollback")));
         }
         return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error("rollback.failed", why, "fix the cause and run cudnn-rollback again")));
+                display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn-rollback again")));
     }
 
     /** Completes whatever a killed run left: an install is undone, a rollback is finished. */
@@ -344,7 +345,7 @@ public final class RollbackService {
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + IoFailure.describe(e)
                     + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
-                    List.of(Finding.error("install.unfinished", "could not " + what, "fix the cause and run cudnn-rollback again")));
+                    List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, "fix the cause and run cudnn-rollback again")));
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
@@ -408,12 +409,12 @@ public final class RollbackService {
 
     private static RollbackOutcome nothing(String message) {
         return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, message, null, null, List.of(), List.of(),
-                List.of(Finding.error("rollback.nothing", message, "cudnn-rollback --list shows what can be rolled back")));
+                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, message, "cudnn-rollback --list shows what can be rolled back")));
     }
 
     private static RollbackOutcome refused(InstallRecord rec, String message) {
         return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "rollback refused: " + message, rec.id(), rec.version(),
-                List.of(), List.of(), List.of(Finding.error("rollback.refused", message,
+                List.of(), List.of(), List.of(Finding.error(FindingId.ROLLBACK_REFUSED, message,
                 "see the message; --force overrides changed files and later installs, never damaged backups")));
     }
 }

@@ -6,6 +6,7 @@ import dev.cudnntool.install.state.StateReader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathEntries;
@@ -71,16 +72,16 @@ public final class SearchPathChange {
     /** The dry run's line: what the real run would do. */
     public Finding preview(Path runtimeDir, String installId) {
         if (alreadyThere(runtimeDir)) {
-            return Finding.info("install.add-to-path", runtimeDir + " is on " + scopeWords() + " already; nothing would be added");
+            return Finding.info(FindingId.INSTALL_ADD_TO_PATH, runtimeDir + " is on " + scopeWords() + " already; nothing would be added");
         }
-        return Finding.info("install.add-to-path", "would add " + runtimeDir + " to " + scopeWords() + " ("
+        return Finding.info(FindingId.INSTALL_ADD_TO_PATH, "would add " + runtimeDir + " to " + scopeWords() + " ("
                 + store.location(scope, installId) + ")" + (host.windows() ? "" : " and run ldconfig"));
     }
 
     /** After the files are in place: records the value as it is in {@code historyDir}, then changes it. */
     public Finding apply(Path historyDir, String installId, Path runtimeDir) throws IOException {
         if (alreadyThere(runtimeDir)) {
-            return Finding.info("install.add-to-path", runtimeDir + " is on " + scopeWords() + " already; nothing was added");
+            return Finding.info(FindingId.INSTALL_ADD_TO_PATH, runtimeDir + " is on " + scopeWords() + " already; nothing was added");
         }
         String dir = runtimeDir.toString();
         SearchPathStore.Raw before = store.read(scope, installId);
@@ -92,7 +93,7 @@ public final class SearchPathChange {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         store.write(scope, installId, after);
         String told = announce();
-        return Finding.info("install.add-to-path", "added " + dir + " to " + scopeWords() + " (" + rec.location() + ")"
+        return Finding.info(FindingId.INSTALL_ADD_TO_PATH, "added " + dir + " to " + scopeWords() + " (" + rec.location() + ")"
                 + (host.windows() ? "; new terminals see it" : "; ldconfig was run") + told);
     }
 
@@ -147,10 +148,10 @@ public final class SearchPathChange {
                 would = null;
             }
             if (said == null) {
-                return Finding.info("rollback.search-path", rec.entry() + " is no longer in " + rec.location() + "; nothing to undo there");
+                return Finding.info(FindingId.ROLLBACK_SEARCH_PATH, rec.entry() + " is no longer in " + rec.location() + "; nothing to undo there");
             }
             if (dryRun) {
-                return Finding.info("rollback.search-path", would);
+                return Finding.info(FindingId.ROLLBACK_SEARCH_PATH, would);
             }
             String why = store.cannotWrite(scope);
             if (why != null) {
@@ -163,7 +164,7 @@ public final class SearchPathChange {
             } catch (IOException | RuntimeException e) {
                 said += " (but telling the system failed: " + e.getMessage() + ")";
             }
-            return Finding.info("rollback.search-path", said);
+            return Finding.info(FindingId.ROLLBACK_SEARCH_PATH, said);
         } catch (IOException e) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path in " + rec.location() + " failed: "
                     + e.getMessage(), "fix the cause and run cudnn-rollback again");
@@ -215,7 +216,7 @@ public final class SearchPathChange {
             checkAllowed(runtimeDir);
             return null;
         } catch (ToolException e) {
-            findings.add(Finding.error("install.target-not-writable", e.getMessage(), e.fix()));
+            findings.add(Finding.error(FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
             return e.getMessage();
         }
     }

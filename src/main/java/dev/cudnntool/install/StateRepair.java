@@ -12,6 +12,7 @@ import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -121,7 +122,7 @@ public final class StateRepair {
             } catch (IOException e) {
                 String why = "could not set the damaged state aside (" + IoFailure.describe(e) + ")";
                 return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "repair failed: " + why, null, null, steps,
-                        List.of(), List.of(Finding.error("rollback.refused", why,
+                        List.of(), List.of(Finding.error(FindingId.ROLLBACK_REFUSED, why,
                         "check that " + t.stateDir() + " is writable (sudo), then run cudnn-rollback --repair again")));
             }
             if (!Files.isSymbolicLink(t.stateDir())) {
@@ -134,7 +135,7 @@ public final class StateRepair {
             }
         }
         for (String u : unaccounted) {
-            findings.add(Finding.warn("rollback.unaccounted", u, "check the target with cudnn-verify; reinstall with"
+            findings.add(Finding.warn(FindingId.ROLLBACK_UNACCOUNTED, u, "check the target with cudnn-verify; reinstall with"
                     + " cudnn-install if it is incomplete"));
         }
         String prefix = dryRun ? "dry run: would repair " : "repaired ";

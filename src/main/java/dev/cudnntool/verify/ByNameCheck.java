@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
@@ -40,7 +41,7 @@ final class ByNameCheck {
         String what = "programs that load " + bareName + " by name (PyTorch, TensorFlow, your own) cannot load it: the loader says \""
                 + err + "\"";
         if (m.find() && !m.group(1).equals(bareName)) {
-            out.add(Finding.error("cudnn.not-found-by-name", what + "; it finds cuDNN but not " + m.group(1) + ", which cuDNN needs",
+            out.add(Finding.error(FindingId.CUDNN_NOT_FOUND_BY_NAME, what + "; it finds cuDNN but not " + m.group(1) + ", which cuDNN needs",
                     DependencyCheck.origin(m.group(1), c.major())));
             return out;
         }
@@ -48,7 +49,7 @@ final class ByNameCheck {
             out.add(FileChecks.unreadableFinding(host, c.mainLibrary().toString()));
             return out;
         }
-        out.add(Finding.error("cudnn.not-found-by-name", what + "; " + dir + " is " + why(host, dir, bareName), fix(host, dir, bareName)));
+        out.add(Finding.error(FindingId.CUDNN_NOT_FOUND_BY_NAME, what + "; " + dir + " is " + why(host, dir, bareName), fix(host, dir, bareName)));
         return out;
     }
 

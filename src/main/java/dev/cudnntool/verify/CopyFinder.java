@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
@@ -104,7 +105,7 @@ public final class CopyFinder {
         List<Finding> out = new ArrayList<>();
         for (CudnnCopy c : copies) {
             if (c.winsByName() && copies.size() > 1) {
-                out.add(Finding.info("cudnn.copies", copies.size() + " cuDNN copies on this machine; a program loading "
+                out.add(Finding.info(FindingId.CUDNN_COPIES, copies.size() + " cuDNN copies on this machine; a program loading "
                         + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
                         + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));
             }
@@ -117,7 +118,7 @@ public final class CopyFinder {
             Path bundled = site.resolve("torch").resolve("lib");
             Optional<CudnnCopy> own = copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), wheel)).findFirst()
                     .or(() -> copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), bundled)).findFirst());
-            out.add(Finding.info("cudnn.torch-copy", own.map(c -> "PyTorch in " + site + " loads its own wheel's cuDNN first (through"
+            out.add(Finding.info(FindingId.CUDNN_TORCH_COPY, own.map(c -> "PyTorch in " + site + " loads its own wheel's cuDNN first (through"
                     + " its RPATH): " + c.path() + (c.version() == null ? "" : " (cuDNN " + c.version() + ")")
                     + ", whatever the toolkit or the system holds").orElse("PyTorch in " + site + " has no cuDNN of its own"
                     + " there: it loads cuDNN by name like any program")));

@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
@@ -88,7 +89,7 @@ final class DependencyCheck {
             boolean found = Files.exists(c.runtimeDir().resolve(name))
                     || LoaderPath.find(host, cache, name, List.of(), runpath).isPresent();
             if (!found) {
-                out.add(Finding.warn("cudnn.dependency-missing", name + " is needed by " + e.getValue()
+                out.add(Finding.warn(FindingId.CUDNN_DEPENDENCY_MISSING, name + " is needed by " + e.getValue()
                                 + " but the loader cannot find it (not next to cuDNN in " + c.runtimeDir() + ", not on "
                                 + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or in /etc/ld.so.cache") + ")",
                         origin(name, c.major())));

@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.DriverMinimums;
@@ -32,7 +33,7 @@ final class DriverFit {
         Optional<String> min = DriverMinimums.minimum(built.major(), host.os());
         boolean belowMinimum = min.isPresent() && NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) < 0;
         if (built.major() > ceiling.get().major() || belowMinimum) {
-            out.add(Finding.error("driver.too-old", "this cuDNN is a CUDA " + built + " build but driver "
+            out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "this cuDNN is a CUDA " + built + " build but driver "
                             + driver.driverVersion() + " supports CUDA only up to " + ceiling.get()
                             + ", so cuDNN cannot create a handle or run anything on the GPU",
                     "update the NVIDIA driver to " + min.map(m -> m + " or newer (the minimum for any CUDA " + built.major()

@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
@@ -54,13 +55,13 @@ final class FileChecks {
             try {
                 Optional<String> why = host.windows() ? PeFile.damage(lib) : ElfFile.damage(lib);
                 if (why.isPresent()) {
-                    out.add(Finding.error("cudnn.damaged-file", realName(lib) + " is damaged: " + why.get()
+                    out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is damaged: " + why.get()
                                     + "; loading it would crash the program that tries",
                             "replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
                                     + " leaves such files)"));
                 }
             } catch (IOException e) {
-                out.add(Finding.error("cudnn.damaged-file", realName(lib) + " cannot be read: " + e.getMessage(),
+                out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " cannot be read: " + e.getMessage(),
                         "reinstall the complete archive with cudnn-install"));
             }
         }
@@ -109,7 +110,7 @@ final class FileChecks {
         for (Map.Entry<String, Path> e : links.entrySet()) {
             Path link = c.runtimeDir().resolve(e.getKey());
             Optional<Path> candidate = host.windows() ? Optional.empty() : realFileFor(c.runtimeDir(), e.getKey());
-            out.add(Finding.error("cudnn.dangling-link", link + " exists but is a link to " + e.getValue()
+            out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
                     candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
                                     + " (or reinstall the complete archive with cudnn-install)")
@@ -161,7 +162,7 @@ final class FileChecks {
         if (user == null) {
             user = System.getProperty("user.name", "this user");
         }
-        return Finding.error("cudnn.unreadable", file + " cannot be read by the user " + user
+        return Finding.error(FindingId.CUDNN_UNREADABLE, file + " cannot be read by the user " + user
                         + " (permission denied), so programs run by " + user + " cannot load cuDNN",
                 host.windows() ? "give Users read and execute permission on " + file
                         + " (Properties > Security > Edit > Users > Read & execute; or icacls \"" + file + "\" /grant Users:RX)"
@@ -199,7 +200,7 @@ final class FileChecks {
         }
         String shown = String.join(", ", missing.subList(0, Math.min(SHOWN, missing.size())))
                 + (missing.size() > SHOWN ? " and " + (missing.size() - SHOWN) + " more" : "");
-        return List.of(Finding.error("cudnn.mixed-versions", "the main library " + c.mainLibrary() + " does not export "
+        return List.of(Finding.error(FindingId.CUDNN_MIXED_VERSIONS, "the main library " + c.mainLibrary() + " does not export "
                         + missing.size() + " function" + (missing.size() == 1 ? "" : "s") + " that the cuDNN "
                         + c.headerVersion() + " headers in " + includeDir + " declare (" + shown
                         + "): the dispatcher is from another release than the headers and sub-libraries",

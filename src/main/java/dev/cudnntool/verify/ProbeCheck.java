@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
@@ -36,7 +37,7 @@ public final class ProbeCheck {
         if (p.loadError() != null && denied(p.loadError())) {
             out.add(FileChecks.unreadableFinding(host, p.library()));
         } else if (p.loadError() != null) {
-            out.add(Finding.error("cudnn.load-failed", "could not load " + p.library() + ": " + p.loadError(),
+            out.add(Finding.error(FindingId.CUDNN_LOAD_FAILED, "could not load " + p.library() + ": " + p.loadError(),
                     p.loadError().contains("193") ? "replace it with the 64-bit (x64) build" : reinstall));
         }
         List<String> failedSubs = new ArrayList<>();
@@ -50,7 +51,7 @@ public final class ProbeCheck {
             }
         }
         if (!failedSubs.isEmpty()) {
-            out.add(Finding.error("cudnn.load-failed", "the loader rejects " + failedSubs.size() + " sub-librar"
+            out.add(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the loader rejects " + failedSubs.size() + " sub-librar"
                             + (failedSubs.size() == 1 ? "y" : "ies") + ": " + String.join("; ", failedSubs),
                     mixed ? "sub-libraries from different cuDNN releases are mixed: " + reinstall : reinstall));
         }
@@ -59,7 +60,7 @@ public final class ProbeCheck {
         }
         if (p.loadedByNamePath() != null && p.loadedPath() != null && !sameFile(host, p.loadedByNamePath(), p.loadedPath())) {
             String other = LibrarySearchCheck.versionOfLibrary(host, host.path(p.loadedByNamePath()));
-            out.add(Finding.error("cudnn.shadowed", "programs loading cuDNN by name get " + p.loadedByNamePath()
+            out.add(Finding.error(FindingId.CUDNN_SHADOWED, "programs loading cuDNN by name get " + p.loadedByNamePath()
                             + (other == null ? "" : " (cuDNN " + other + ")") + ", not " + p.loadedPath()
                             + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")"),
                     "remove the other copy's folder from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
@@ -67,7 +68,7 @@ public final class ProbeCheck {
         }
         if (p.versionString() != null && header != null
                 && !CudnnVersion.parse(p.versionString()).sameRelease(header)) {
-            out.add(Finding.error("cudnn.header-library-mismatch", "the header says cuDNN " + header
+            out.add(Finding.error(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH, "the header says cuDNN " + header
                             + " but the library answers " + p.versionString() + " (cudnnGetVersion " + p.version()
                             + "): a half-finished manual upgrade",
                     reinstall + " so headers and libraries come from one release"));
@@ -75,7 +76,7 @@ public final class ProbeCheck {
         if (p.cudartVersion() != null && p.cudartVersion() > 0 && toolkitCuda != null) {
             CudaVersion built = CudaVersion.fromCudartNumber(p.cudartVersion());
             if (built.major() != toolkitCuda.major()) {
-                out.add(Finding.error("cudnn.cudart-mismatch", "this cuDNN was built for CUDA " + built
+                out.add(Finding.error(FindingId.CUDNN_CUDART_MISMATCH, "this cuDNN was built for CUDA " + built
                                 + " (cudnnGetCudartVersion " + p.cudartVersion() + ") but the toolkit is CUDA " + toolkitCuda,
                         "install the _cuda" + toolkitCuda.major() + " build of the same cuDNN release"));
             }
@@ -83,10 +84,10 @@ public final class ProbeCheck {
         if (p.handleStatus() != null) {
             String status = p.handleStatus() + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
             if (p.handleStatus() != 0 && !driverPresent) {
-                out.add(Finding.info("cudnn.no-gpu", "no NVIDIA driver, so no cuDNN handle can be made (cudnnCreate returned "
+                out.add(Finding.info(FindingId.CUDNN_NO_GPU, "no NVIDIA driver, so no cuDNN handle can be made (cudnnCreate returned "
                         + status + "); the library itself loads and answers"));
             } else if (p.handleStatus() != 0) {
-                out.add(Finding.error("cudnn.handle-failed", "cudnnCreate failed with status " + status
+                out.add(Finding.error(FindingId.CUDNN_HANDLE_FAILED, "cudnnCreate failed with status " + status
                                 + " although a driver is present",
                         "check that nvidia-smi lists the GPU and that the driver supports CUDA "
                                 + (p.cudartVersionString() == null ? "of this build" : p.cudartVersionString())
@@ -104,31 +105,31 @@ public final class ProbeCheck {
         ProbeResult.Crash c = p.crash();
         String said = p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\"";
         if (p.timedOut()) {
-            return Finding.error("cudnn.load-failed", "the probe process did not answer within "
+            return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process did not answer within "
                             + ProbeRunner.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
                     "a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + reinstall);
         }
         String signal = c == null ? null : c.signal();
         if (c != null && c.loading() != null && signal != null && !signal.equals("SIGABRT")) {
-            return Finding.error("cudnn.damaged-file", "the probe process died of " + signal + " while the loader was mapping "
+            return Finding.error(FindingId.CUDNN_DAMAGED_FILE, "the probe process died of " + signal + " while the loader was mapping "
                             + c.loading() + (c.frame() == null ? "" : " (problematic frame: " + c.frame() + ")")
                             + ": the file is damaged (cut short) or not a library for this machine"
                             + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
                     "replace " + c.loading() + ": " + reinstall);
         }
         if ("SIGABRT".equals(signal)) {
-            return Finding.error("cudnn.load-failed", "cuDNN aborted the probe process (SIGABRT, exit status " + p.childExit() + ")"
+            return Finding.error(FindingId.CUDNN_LOAD_FAILED, "cuDNN aborted the probe process (SIGABRT, exit status " + p.childExit() + ")"
                             + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
                     "a sub-library is missing or from another release (the message above names it): " + reinstall);
         }
         if (signal != null) {
-            return Finding.error("cudnn.load-failed", "the probe process crashed with " + signal
+            return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process crashed with " + signal
                             + (c.frame() == null ? "" : " in " + c.frame())
                             + (p.lastCall() == null ? "" : " while calling " + p.lastCall())
                             + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
                     "the library crashes when called: " + reinstall + "; if it persists, update the NVIDIA driver");
         }
-        return Finding.error("cudnn.load-failed", "the probe process ended with exit status " + p.childExit()
+        return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process ended with exit status " + p.childExit()
                         + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
                 "a sub-library is missing or from another release (the message above names it): " + reinstall);
     }
@@ -150,7 +151,7 @@ public final class ProbeCheck {
         String handle = p.handleStatus() == null ? "no handle tried"
                 : p.handleStatus() == 0 ? "cudnnCreate succeeded" : "cudnnCreate " + p.handleStatus()
                 + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
-        return new Finding("cudnn.ok", Severity.INFO, "cuDNN " + p.versionString() + " (" + p.version() + ") in "
+        return Finding.of(FindingId.CUDNN_OK, Severity.INFO, "cuDNN " + p.versionString() + " (" + p.version() + ") in "
                 + c.runtimeDir() + ", loaded from " + p.loadedPath()
                 + (p.cudartVersionString() == null ? "" : ", built for CUDA " + p.cudartVersionString()) + ", " + handle, "");
     }
@@ -167,7 +168,7 @@ public final class ProbeCheck {
     static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
         ArchiveName n = report.name();
         if (n.os() != host.os() || target.root().getFileSystem() != FileSystems.getDefault()) {
-            return List.of(Finding.info("install.probe-skipped", "the installed library was not loaded: "
+            return List.of(Finding.info(FindingId.INSTALL_PROBE_SKIPPED, "the installed library was not loaded: "
                     + (n.os() != host.os() ? "it is a " + n.os().label() + " build" : "the target is not on this machine's disks")));
         }
         Path dir = target.runtimeDir(n);
@@ -179,11 +180,11 @@ public final class ProbeCheck {
         ProbeResult p = runner.probe(main, null, subs);
         List<Finding> out = new ArrayList<>();
         for (Finding f : findings(host, p, n.version().release(), null, false)) {
-            boolean blocking = f.id().equals("cudnn.load-failed") || f.id().equals("cudnn.header-library-mismatch");
+            boolean blocking = f.is(FindingId.CUDNN_LOAD_FAILED) || f.is(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH);
             out.add(blocking || !f.isError() ? f : new Finding(f.id(), Severity.WARN, f.message(), f.fix()));
         }
         if (p.versionString() != null && !Finding.anyError(out)) {
-            out.add(Finding.info("install.probe-ok", "the installed library answers cudnnGetVersion = " + p.version()
+            out.add(Finding.info(FindingId.INSTALL_PROBE_OK, "the installed library answers cudnnGetVersion = " + p.version()
                     + " (cuDNN " + p.versionString() + ")"));
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.Host;
 import java.util.List;
@@ -27,7 +28,7 @@ final class TwoMajors {
         int other = c.headerVersion().major();
         String checked = host.windows() ? CudnnComponents.windowsDll("cudnn", c.major()) : CudnnComponents.linuxSoname("cudnn", c.major());
         String headerLib = host.windows() ? CudnnComponents.windowsDll("cudnn", other) : CudnnComponents.linuxSoname("cudnn", other);
-        return List.of(Finding.warn("cudnn.two-majors", "cuDNN " + c.major() + " and cuDNN " + other + " libraries are both in "
+        return List.of(Finding.warn(FindingId.CUDNN_TWO_MAJORS, "cuDNN " + c.major() + " and cuDNN " + other + " libraries are both in "
                         + c.runtimeDir() + " (" + checked + " and " + headerLib + "); the one " + c.headerFile() + " is cuDNN "
                         + c.headerVersion() + "'s, so a program compiled against this install gets cuDNN " + other
                         + "'s declarations and links " + headerLib + ". Programs built elsewhere against cuDNN " + c.major()

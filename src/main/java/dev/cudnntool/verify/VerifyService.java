@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
@@ -90,7 +91,7 @@ public final class VerifyService {
         files(found, out);
         out.addAll(DependencyCheck.findings(host, found, null));
         if (!Finding.anyError(out)) {
-            out.add(Finding.info("cudnn.ok", "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
+            out.add(Finding.info(FindingId.CUDNN_OK, "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
                     + found.runtimeDir() + " (files checked, not loaded)"));
         }
         return out;
@@ -110,7 +111,7 @@ public final class VerifyService {
         if (prefix != null) {
             target = InstallTarget.prefix(prefix, host.os());
             if (!Files.isDirectory(prefix)) {
-                targetFindings.add(Finding.error("cudnn.missing", "--prefix " + prefix + " is not a folder",
+                targetFindings.add(Finding.error(FindingId.CUDNN_MISSING, "--prefix " + prefix + " is not a folder",
                         "pass the folder cudnn-install --prefix installed into"));
                 target = null;
             }
@@ -120,7 +121,7 @@ public final class VerifyService {
             found = sel.found();
             for (Finding f : sel.findings()) {
                 // Without anything asserted, "no toolkit" is the plain answer, not a failure.
-                targetFindings.add(f.id().equals("toolkit.missing") && !asserted
+                targetFindings.add(f.is(FindingId.TOOLKIT_MISSING) && !asserted
                         ? new Finding(f.id(), Severity.INFO, f.message(), f.fix()) : f);
             }
             if (toolkit != null) {
@@ -164,7 +165,7 @@ public final class VerifyService {
         }
         unfinished(target, findings);
         if (scanned.isEmpty()) {
-            findings.add(new Finding("cudnn.missing", expect != null ? Severity.ERROR : Severity.INFO,
+            findings.add(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
                     "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
                     "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));
             return report(platform, driver, toolkit, found, target, null, null, findings);
@@ -183,7 +184,7 @@ public final class VerifyService {
         List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
         for (Finding f : search.findings()) {
             // the probe's by-name failure says the same as the model's warning, with the loader's own words
-            if (!(f.id().equals("search-path.missing") && byName.stream().anyMatch(b -> b.id().equals("cudnn.not-found-by-name")))) {
+            if (!(f.is(FindingId.SEARCH_PATH_MISSING) && byName.stream().anyMatch(b -> b.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)))) {
                 findings.add(f);
             }
         }
@@ -191,10 +192,10 @@ public final class VerifyService {
         if (p != null) {
             for (Finding f : ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
                     driver.driver().present())) {
-                if (f.id().equals("cudnn.header-library-mismatch") && TwoMajors.applies(c)) {
+                if (f.is(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH) && TwoMajors.applies(c)) {
                     continue; // said better by cudnn.two-majors
                 }
-                findings.add(f.id().equals("cudnn.shadowed") && p.loadedByNamePath() != null && p.loadedPath() != null
+                findings.add(f.is(FindingId.CUDNN_SHADOWED) && p.loadedByNamePath() != null && p.loadedPath() != null
                         ? new Finding(f.id(), f.severity(), f.message(), ByNameCheck.shadowedFix(host,
                         host.path(p.loadedByNamePath()), host.path(p.loadedPath()).getParent())) : f);
             }
@@ -207,7 +208,7 @@ public final class VerifyService {
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {
-                findings.add(Finding.error("cudnn.expect-mismatch", "expected cuDNN " + expect.releaseString() + " but "
+                findings.add(Finding.error(FindingId.CUDNN_EXPECT_MISMATCH, "expected cuDNN " + expect.releaseString() + " but "
                                 + (actual == null ? "the installed version cannot be read" : "cuDNN " + actual + " is installed")
                                 + " in " + c.runtimeDir(),
                         "install cuDNN " + expect.releaseString() + " with cudnn-install, or correct --expect"));
@@ -215,7 +216,7 @@ public final class VerifyService {
         }
         if (!Finding.anyError(findings)) {
             findings.add(p != null && p.versionString() != null ? ProbeCheck.ok(p, c)
-                    : Finding.info("cudnn.ok", "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
+                    : Finding.info(FindingId.CUDNN_OK, "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
                     + (p == null ? " (not loaded: --no-probe)" : "")));
         }
         VerifyReport done = report(platform, driver, toolkit, found, target, c, p, findings);
@@ -238,13 +239,13 @@ public final class VerifyService {
         try {
             Journal j = JournalRunner.read(target.stateDir());
             if (j != null) {
-                findings.add(Finding.error("install.unfinished", "an interrupted " + j.kind() + " (" + j.id() + ", started "
+                findings.add(Finding.error(FindingId.INSTALL_UNFINISHED, "an interrupted " + j.kind() + " (" + j.id() + ", started "
                                 + j.startedAt() + ") is pending in " + target.root() + "; its files may be half in place",
                         "run cudnn-rollback" + (target.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + target.root() : "")
                                 + " to complete it"));
             }
         } catch (IOException e) {
-            findings.add(Finding.error("install.unfinished", "the journal in " + target.stateDir() + " cannot be read: "
+            findings.add(Finding.error(FindingId.INSTALL_UNFINISHED, "the journal in " + target.stateDir() + " cannot be read: "
                     + e.getMessage(), "run cudnn-rollback to repair it"));
         }
     }
@@ -254,7 +255,7 @@ public final class VerifyService {
         java.util.Map<String, Path> dangling = FileChecks.danglingLinks(c);
         List<String> missing = c.missing().stream().filter(m -> !dangling.containsKey(m)).toList();
         if (!missing.isEmpty()) {
-            findings.add(Finding.error("cudnn.incomplete", "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
+            findings.add(Finding.error(FindingId.CUDNN_INCOMPLETE, "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
                             + String.join(", ", missing),
                     "reinstall the complete archive with cudnn-install (a manual copy often misses "
                             + (host.windows() ? "lib\\x64 or sub-libraries)" : "sub-libraries or their links)")));
@@ -270,12 +271,12 @@ public final class VerifyService {
             releases.add(release(v));
         }
         if (releases.size() > 1) {
-            findings.add(Finding.error("cudnn.mixed-versions", "library files from different cuDNN releases side by side in "
+            findings.add(Finding.error(FindingId.CUDNN_MIXED_VERSIONS, "library files from different cuDNN releases side by side in "
                             + c.runtimeDir() + ": " + c.fileVersions(),
                     "reinstall one complete archive with cudnn-install; it moves every old cuDNN " + c.major() + " file out"));
         }
         if (!c.otherMajors().isEmpty()) {
-            findings.add(Finding.info("cudnn.other-major", "cuDNN " + c.otherMajors() + " also present in " + c.runtimeDir()
+            findings.add(Finding.info(FindingId.CUDNN_OTHER_MAJOR, "cuDNN " + c.otherMajors() + " also present in " + c.runtimeDir()
                     + " (for programs built against it); checked cuDNN " + c.major()));
         }
         if (host.windows()) {
@@ -300,21 +301,21 @@ public final class VerifyService {
             try {
                 PeFile.Info info = PeFile.read(p);
                 if (!info.x64()) {
-                    findings.add(Finding.error("cudnn.dll-arch", p + " is a " + info.machineName()
+                    findings.add(Finding.error(FindingId.CUDNN_DLL_ARCH, p + " is a " + info.machineName()
                             + " image; cuDNN needs x64 DLLs throughout", "replace it with the x64 build"));
                 }
             } catch (IOException e) {
-                findings.add(Finding.error("cudnn.dll-arch", p + " is not a valid Windows DLL: " + e.getMessage(),
+                findings.add(Finding.error(FindingId.CUDNN_DLL_ARCH, p + " is not a valid Windows DLL: " + e.getMessage(),
                         "reinstall it with cudnn-install"));
             }
         }
         String fv = c.fileVersions().get(c.mainLibrary().getFileName().toString());
         if (fv != null && c.headerVersion() != null) {
             if (CudnnVersion.parse(fv).sameRelease(c.headerVersion())) {
-                findings.add(Finding.info("cudnn.file-version", c.mainLibrary().getFileName() + " FileVersion " + fv
+                findings.add(Finding.info(FindingId.CUDNN_FILE_VERSION, c.mainLibrary().getFileName() + " FileVersion " + fv
                         + " agrees with the header (" + c.headerVersion() + ")"));
             } else {
-                findings.add(Finding.error("cudnn.file-version", c.mainLibrary().getFileName() + " has FileVersion " + fv
+                findings.add(Finding.error(FindingId.CUDNN_FILE_VERSION, c.mainLibrary().getFileName() + " has FileVersion " + fv
                                 + " but the header says " + c.headerVersion(),
                         "headers and DLLs come from different releases: reinstall one archive with cudnn-install"));
             }

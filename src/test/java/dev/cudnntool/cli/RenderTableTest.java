@@ -64,9 +64,9 @@ class RenderTableTest {
     void rollbackSaysWhatItDidToTheSearchPath() {
         StringWriter w = new StringWriter();
         PrintWriter out = new PrintWriter(w);
-        Render.searchPath(out, List.of(dev.cudnntool.Finding.info("rollback.search-path",
+        Render.searchPath(out, List.of(dev.cudnntool.Finding.info(dev.cudnntool.FindingId.ROLLBACK_SEARCH_PATH,
                 "HKCU\\Environment\\Path was changed since the install: only the entry it added (C:\\cudnn\\bin) was removed"),
-                dev.cudnntool.Finding.info("other.thing", "not this")));
+                dev.cudnntool.Finding.info(dev.cudnntool.FindingId.INSTALL_ADD_TO_PATH, "not this")));
         out.flush();
         assertEquals("search path: HKCU\\Environment\\Path was changed since the install: only the entry it added"
                 + " (C:\\cudnn\\bin) was removed" + System.lineSeparator(), w.toString());

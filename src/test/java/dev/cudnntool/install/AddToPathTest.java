@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
@@ -199,7 +200,7 @@ class AddToPathTest {
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
             PostInstallCheck fails = (t, report) -> {
                 assertEquals(OLD + ";C:\\cudnn\\bin", store.text(Scope.USER), "the change is made before the probe");
-                return List.of(Finding.error("cudnn.load-failed", "the probe could not load it", "fix"));
+                return List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe could not load it", "fix"));
             };
             InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER), fails, false);
             assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), o.summary());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
@@ -52,7 +53,7 @@ class AlreadyInstalledTest {
         AtomicInteger checks = new AtomicInteger();
         InstallOutcome second = run(host, archive, false, (t, r) -> {
             checks.incrementAndGet();
-            return List.of(Finding.info("install.probe-ok", "fine"));
+            return List.of(Finding.info(FindingId.INSTALL_PROBE_OK, "fine"));
         });
         assertEquals(ExitCode.OK, second.exit(), second.summary() + second.findings());
         assertEquals("cuDNN 9.5.1 is already installed in " + root + " (nothing to do)", second.summary());
@@ -67,7 +68,7 @@ class AlreadyInstalledTest {
         assertEquals(after, TreeSnapshot.of(tk));
 
         // A failing verification of what is in place: exit 6 as a fresh install would, and still nothing written.
-        InstallOutcome broken = run(host, archive, false, (t, r) -> List.of(Finding.error("cudnn.load-failed", "no", "fix")));
+        InstallOutcome broken = run(host, archive, false, (t, r) -> List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "no", "fix")));
         assertEquals(ExitCode.INSTALL_ROLLED_BACK, broken.exit());
         assertFalse(AlreadyInstalled.changed(broken, false));
         assertEquals(after, TreeSnapshot.of(tk));

@@ -14,6 +14,7 @@ import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
@@ -410,7 +411,7 @@ class InstallServiceTest {
             Path tk = fs.getPath("/usr/local/cuda-12.2");
             Map<String, String> before = TreeSnapshot.of(tk);
             InstallService s = new InstallService(host, new NioFileOps(), Clock.systemUTC(),
-                    (t, r) -> List.of(Finding.error("cudnn.load-failed", "the probe aborted", "fix")), InspectionLimits.DEFAULT, "t");
+                    (t, r) -> List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe aborted", "fix")), InspectionLimits.DEFAULT, "t");
             InstallOutcome o = s.run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null,
                     null, false, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit());

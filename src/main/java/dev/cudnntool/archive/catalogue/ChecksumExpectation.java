@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,14 +73,14 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
     public List<Finding> catalogueFindings(ArchiveName name, String actual, long fileSize) {
         List<Finding> out = new ArrayList<>();
         if (origin == Origin.NOT_IN_CATALOGUE) {
-            out.add(Finding.info("archive.sha256", "sha256 " + actual
+            out.add(Finding.info(FindingId.ARCHIVE_SHA256, "sha256 " + actual
                     + " (not compared: pass --sha256 or --manifest redistrib_<version>.json to check it)"));
-            out.add(Finding.info("archive.not-in-catalogue", name.canonicalName() + " is not in " + source
+            out.add(Finding.info(FindingId.ARCHIVE_NOT_IN_CATALOGUE, name.canonicalName() + " is not in " + source
                     + " of NVIDIA's published checksums; its sha256 was not compared"));
             return out;
         }
         if (!accepted.contains(actual)) {
-            out.add(Finding.error("archive.checksum-mismatch",
+            out.add(Finding.error(FindingId.ARCHIVE_CHECKSUM_MISMATCH,
                     "sha256 of " + name.fileName() + " is " + actual + " (" + fileSize + " bytes) but " + source
                             + " for " + name.canonicalName() + " is " + String.join(" or ", accepted)
                             + (size == null ? "" : " (" + size + " bytes)"),
@@ -87,13 +88,13 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
         } else if (accepted.size() > 1) {
             List<String> others = new ArrayList<>(accepted);
             others.remove(actual);
-            out.add(Finding.warn("archive.checksum-disputed",
+            out.add(Finding.warn(FindingId.ARCHIVE_CHECKSUM_DISPUTED,
                     "sha256 " + actual + " is one of " + accepted.size() + " values public sources give for "
                             + name.canonicalName() + " (they disagree; also seen: " + String.join(", ", others)
                             + "); NVIDIA's own value could not be settled",
                     "if you can, compare with the sha256 on NVIDIA's download page, or pass it with --sha256"));
         } else {
-            out.add(Finding.info("archive.genuine", "sha256 " + actual + " matches NVIDIA's published sha256 for "
+            out.add(Finding.info(FindingId.ARCHIVE_GENUINE, "sha256 " + actual + " matches NVIDIA's published sha256 for "
                     + name.canonicalName()));
         }
         return out;

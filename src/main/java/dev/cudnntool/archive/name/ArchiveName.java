@@ -4,6 +4,7 @@ import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,7 @@ public record ArchiveName(
         } else if (lower.endsWith(".solitairetheme8")) {
             format = ArchiveFormat.TGZ;
             ext = ".solitairetheme8";
-            warnings.add(Finding.warn("archive.renamed-tgz",
+            warnings.add(Finding.warn(FindingId.ARCHIVE_RENAMED_TGZ,
                     "'" + name + "' is a .tgz archive that an old browser saved as .solitairetheme8; reading it as .tgz",
                     "nothing to do; renaming it to .tgz is optional"));
         } else {
@@ -87,7 +88,7 @@ public record ArchiveName(
         base = name.substring(0, name.length() - ext.length());
         Matcher copy = BROWSER_COPY.matcher(base);
         if (copy.matches()) {
-            warnings.add(Finding.info("archive.browser-copy",
+            warnings.add(Finding.info(FindingId.ARCHIVE_BROWSER_COPY,
                     "'" + name + "' looks like a second download of the same archive (browser suffix ignored)"));
             base = copy.group(1);
         }
@@ -102,7 +103,7 @@ public record ArchiveName(
             String platform = m.group(1) + "-x86_64";
             ArchiveName parsed = modern(name, platform, m.group(2), m.group(3), m.group(4), format, warnings);
             List<Finding> w = new ArrayList<>(parsed.warnings());
-            w.add(0, Finding.warn("archive.name-typo",
+            w.add(0, Finding.warn(FindingId.ARCHIVE_NAME_TYPO,
                     "'" + name + "' is not NVIDIA's spelling: the archive is published as '" + parsed.canonicalName()
                             + "' (x86_64 and _cuda" + parsed.cudaVariant() + ", not x86-64 and -cuda); reading it as that",
                     "check the download came from NVIDIA's cuDNN archive page; rename it to " + parsed.canonicalName()));

@@ -3,6 +3,7 @@ package dev.cudnntool.host.loader;
 import dev.cudnntool.host.Host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
 import java.io.IOException;
@@ -51,14 +52,14 @@ public final class LibrarySearchCheck {
             if (conf.isPresent() && (soname == null || !Files.exists(runtimeDir.resolve(soname)))) {
                 targetIndex = order.size(); // listed, and ldconfig will cache the new files: fine for an install
             } else if (conf.isPresent()) {
-                findings.add(Finding.warn("search-path.missing", runtimeDir + " is listed in " + conf.get()
+                findings.add(Finding.warn(FindingId.SEARCH_PATH_MISSING, runtimeDir + " is listed in " + conf.get()
                                 + " but /etc/ld.so.cache has no entry for " + soname + " there: ldconfig has not been run"
                                 + " since, so the loader does not search it", "sudo ldconfig"));
                 targetIndex = -2;
             }
         }
         if (targetIndex == -1) {
-            findings.add(Finding.warn("search-path.missing", runtimeDir + " is not on the library search path ("
+            findings.add(Finding.warn(FindingId.SEARCH_PATH_MISSING, runtimeDir + " is not on the library search path ("
                             + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.cache") + "), so programs will not find cuDNN there",
                     fixLine(host, runtimeDir)));
         }
@@ -89,11 +90,11 @@ public final class LibrarySearchCheck {
                 copies.add(copy);
                 String what = "cuDNN " + (f.version != null ? f.version : String.valueOf(f.major)) + " at " + f.path;
                 if (wins && sameMajor) {
-                    findings.add(Finding.error("cudnn.shadow", what + " is found by the loader before the copy in " + runtimeDir
+                    findings.add(Finding.error(FindingId.CUDNN_SHADOW, what + " is found by the loader before the copy in " + runtimeDir
                                     + (place == null ? "" : " (through " + place.describe() + ")")
                                     + ", so programs load that one instead", shadowFix(host, f.path, place, runtimeDir)));
                 } else {
-                    findings.add(Finding.warn("cudnn.shadow", what + (idx >= 0 ? " is on the search path after " + runtimeDir
+                    findings.add(Finding.warn(FindingId.CUDNN_SHADOW, what + (idx >= 0 ? " is on the search path after " + runtimeDir
                                     : " is not on the search path now but is picked up when that environment is active"),
                             shadowFix(host, f.path, place, runtimeDir)));
                 }
@@ -121,17 +122,17 @@ public final class LibrarySearchCheck {
             try {
                 PeFile.Info info = PeFile.read(z);
                 if (!info.x64()) {
-                    return List.of(Finding.error("cudnn.zlibwapi-missing", z + " is a " + info.machineName()
+                    return List.of(Finding.error(FindingId.CUDNN_ZLIBWAPI_MISSING, z + " is a " + info.machineName()
                                     + " image; cuDNN " + v.releaseString() + " needs the 64-bit zlibwapi.dll",
                             "replace it with the x64 build of zlibwapi.dll (zlib123dllx64) in " + runtimeDir));
                 }
-                return List.of(Finding.info("cudnn.zlibwapi-ok", "64-bit zlibwapi.dll found at " + z));
+                return List.of(Finding.info(FindingId.CUDNN_ZLIBWAPI_OK, "64-bit zlibwapi.dll found at " + z));
             } catch (IOException e) {
-                return List.of(Finding.error("cudnn.zlibwapi-missing", z + " is not a readable DLL: " + e.getMessage(),
+                return List.of(Finding.error(FindingId.CUDNN_ZLIBWAPI_MISSING, z + " is not a readable DLL: " + e.getMessage(),
                         "replace it with the x64 build of zlibwapi.dll (zlib123dllx64)"));
             }
         }
-        return List.of(Finding.error("cudnn.zlibwapi-missing", "cuDNN " + v.releaseString()
+        return List.of(Finding.error(FindingId.CUDNN_ZLIBWAPI_MISSING, "cuDNN " + v.releaseString()
                         + " on Windows needs zlibwapi.dll, which NVIDIA does not ship, and none is on the search path",
                 "put the 64-bit zlibwapi.dll (zlib123dllx64) into " + runtimeDir));
     }

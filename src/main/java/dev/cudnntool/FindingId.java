@@ -1,0 +1,136 @@
+package dev.cudnntool;
+
+import static dev.cudnntool.Severity.ERROR;
+import static dev.cudnntool.Severity.INFO;
+import static dev.cudnntool.Severity.WARN;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Every finding id the tool reports, written once: the id scripts depend on, a one-line meaning and
+ * the severities it is raised with. The first severity is the usual one; where more are listed the
+ * call site decides by the situation (a shadowing copy is an error only when it wins). Severities a
+ * finding is turned into afterwards ({@code --force}, the post-install probe) are not listed here.
+ * The README's "Finding ids" table documents the same ids; {@code FindingIdTest} checks both ways.
+ * Adding an id is one line here and one row there.
+ */
+public enum FindingId {
+    ARCHIVE_NAME_TYPO("archive.name-typo", "the blog's spelling of the archive name; NVIDIA's name is given", WARN),
+    ARCHIVE_BROWSER_COPY("archive.browser-copy", "a browser's copy of the archive (`… (1).zip`)", INFO),
+    ARCHIVE_RENAMED_TGZ("archive.renamed-tgz", "an archive renamed by the browser (`.solitairetheme8`)", WARN),
+    ARCHIVE_TOP_FOLDER("archive.top-folder", "the top folder differs from NVIDIA's (repacked?)", WARN),
+    ARCHIVE_VERSION_MISMATCH("archive.version-mismatch", "the contents disagree with the file name", ERROR),
+    ARCHIVE_FOREIGN_FILE("archive.foreign-file", "files that are not cuDNN's or not where NVIDIA puts them", ERROR),
+    ARCHIVE_INCOMPLETE("archive.incomplete", "a library, header or import library of that major is missing", ERROR),
+    ARCHIVE_CHECKSUM_MISMATCH("archive.checksum-mismatch", "the sha256 is not the expected one", ERROR),
+    ARCHIVE_CHECKSUM_OK("archive.checksum-ok", "the sha256 is the expected one", INFO),
+    ARCHIVE_SHA256("archive.sha256", "the computed sha256", INFO),
+    ARCHIVE_GENUINE("archive.genuine", "the sha256 matches NVIDIA's published sha256", INFO),
+    ARCHIVE_NOT_IN_CATALOGUE("archive.not-in-catalogue", "the name is not in the catalogue; nothing compared", INFO),
+    ARCHIVE_CHECKSUM_DISPUTED("archive.checksum-disputed", "a name public sources disagree on matches one listed value", WARN),
+    ARCHIVE_REJECTED("archive.rejected", "(dry run) the archive would be rejected after an earlier stop", ERROR),
+    JVM_32BIT("jvm.32bit", "the Java runtime is 32-bit; cuDNN is 64-bit only", ERROR),
+    PLATFORM_WSL("platform.wsl", "running in WSL", INFO),
+    PLATFORM_MISMATCH("platform.mismatch", "wrong OS or CPU for the archive", ERROR),
+    DRIVER_MISSING("driver.missing", "no nvidia-smi (fine on a build machine)", WARN),
+    DRIVER_FAILED("driver.failed", "nvidia-smi fails or hangs", ERROR),
+    DRIVER_TOO_OLD("driver.too-old", "the driver is older than the cuDNN build's CUDA major needs", ERROR),
+    DRIVER_OK("driver.ok", "the driver, its CUDA ceiling and the GPUs", INFO),
+    TOOLKIT_MISSING("toolkit.missing", "no CUDA toolkit (only noted by a plain verify)", ERROR, INFO),
+    TOOLKIT_NOT_A_TOOLKIT("toolkit.not-a-toolkit", "CUDA_PATH/CUDA_HOME names a folder that is not a toolkit", WARN),
+    TOOLKIT_CUDA_MAJOR_MISMATCH("toolkit.cuda-major-mismatch", "the archive is built for another CUDA major than the toolkit", ERROR),
+    TOOLKIT_UNSUPPORTED_MINOR("toolkit.unsupported-minor", "the toolkit is outside the release's supported range", WARN),
+    TOOLKIT_OK("toolkit.ok", "the toolkit and which rule chose it", INFO),
+    SEARCH_PATH_MISSING("search-path.missing", "the library folder is not on the loader's search path", WARN),
+    CUDNN_SHADOW("cudnn.shadow", "another cuDNN the loader could find; an error when it wins for the same major", WARN, ERROR),
+    CUDNN_ZLIBWAPI_MISSING("cudnn.zlibwapi-missing", "Windows cuDNN 8.3-9.1 lacks a 64-bit zlibwapi.dll", ERROR),
+    CUDNN_ZLIBWAPI_OK("cudnn.zlibwapi-ok", "a 64-bit zlibwapi.dll is found", INFO),
+    INSTALL_TARGET_NOT_WRITABLE("install.target-not-writable", "(dry run) the real run would stop with exit 5", ERROR),
+    INSTALL_FILE_IN_USE("install.file-in-use", "(dry run) a file to replace is held open by a running program", ERROR),
+    INSTALL_OTHER_MAJOR_KEPT("install.other-major-kept", "runtime libraries of another major stay", INFO),
+    INSTALL_FAILED("install.failed", "the install failed (exit 6)", ERROR),
+    INSTALL_ROLLBACK_FAILED("install.rollback-failed", "the install failed and undoing it failed too (exit 7)", ERROR),
+    INSTALL_PROBE_OK("install.probe-ok", "the installed library loads and answers", INFO),
+    INSTALL_PROBE_SKIPPED("install.probe-skipped", "the installed library was not loaded", INFO),
+    INSTALL_ADD_TO_PATH("install.add-to-path", "the folder --add-to-path added (or would add, or found there)", INFO),
+    ROLLBACK_SEARCH_PATH("rollback.search-path", "the search path restored, or only the added entry removed", INFO),
+    INSTALL_UNFINISHED("install.unfinished", "an interrupted install or rollback is pending", ERROR),
+    INSTALL_STATE_DAMAGED("install.state-damaged", "(dry run) a record or the journal is damaged (exit 8)", ERROR),
+    TARGET_OUTSIDE_LINK("target.outside-link", "a folder of the target is a link leading outside it", WARN),
+    ROLLBACK_UNACCOUNTED("rollback.unaccounted", "--repair set aside a record whose files it cannot account for", WARN),
+    ROLLBACK_NOTHING("rollback.nothing", "nothing to roll back (exit 8)", ERROR),
+    ROLLBACK_REFUSED("rollback.refused", "the rollback is refused (exit 8)", ERROR),
+    ROLLBACK_FAILED("rollback.failed", "the rollback failed (exit 6)", ERROR),
+    CUDNN_MISSING("cudnn.missing", "no cuDNN in the target (an error with --expect or a --prefix that is no folder)", INFO, ERROR),
+    CUDNN_INCOMPLETE("cudnn.incomplete", "a sub-library, header or import library is missing", ERROR),
+    CUDNN_MIXED_VERSIONS("cudnn.mixed-versions", "library files or functions from different releases", ERROR),
+    CUDNN_HEADER_LIBRARY_MISMATCH("cudnn.header-library-mismatch", "cudnn_version.h and cudnnGetVersion disagree", ERROR),
+    CUDNN_EXPECT_MISMATCH("cudnn.expect-mismatch", "not the --expect version", ERROR),
+    CUDNN_LOAD_FAILED("cudnn.load-failed", "the probe could not load or call cuDNN", ERROR),
+    CUDNN_NOT_FOUND_BY_NAME("cudnn.not-found-by-name", "a program loading cuDNN by name gets nothing", ERROR),
+    CUDNN_DAMAGED_FILE("cudnn.damaged-file", "a library whose headers or segments do not fit the file", ERROR),
+    CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist", ERROR),
+    CUDNN_UNREADABLE("cudnn.unreadable", "a library the current user cannot read", ERROR),
+    CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),
+    CUDNN_DEPENDENCY_MISSING("cudnn.dependency-missing", "a library cuDNN needs is not found by name", WARN),
+    CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),
+    CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages loads", INFO),
+    CUDNN_SHADOWED("cudnn.shadowed", "loading by name finds another file than the toolkit's", ERROR),
+    CUDNN_CUDART_MISMATCH("cudnn.cudart-mismatch", "built for another CUDA major than the toolkit", ERROR),
+    CUDNN_HANDLE_FAILED("cudnn.handle-failed", "cudnnCreate failed although a driver is present", ERROR),
+    CUDNN_NO_GPU("cudnn.no-gpu", "no driver, so no handle", INFO),
+    CUDNN_DLL_ARCH("cudnn.dll-arch", "a cuDNN or zlib DLL that is not x64", ERROR),
+    CUDNN_FILE_VERSION("cudnn.file-version", "the DLL's FileVersion agrees (info) or disagrees (error) with the header", INFO, ERROR),
+    CUDNN_OTHER_MAJOR("cudnn.other-major", "another major is present too", INFO),
+    CUDNN_OK("cudnn.ok", "version, where, loaded from where, CUDA runtime, handle result", INFO);
+
+    private static final Map<String, FindingId> BY_ID = Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(FindingId::id, Function.identity()));
+
+    private final String id;
+    private final String meaning;
+    private final Severity severity;
+    private final Set<Severity> severities;
+
+    FindingId(String id, String meaning, Severity severity, Severity... alsoAs) {
+        this.id = id;
+        this.meaning = meaning;
+        this.severity = severity;
+        this.severities = Collections.unmodifiableSet(EnumSet.of(severity, alsoAs));
+    }
+
+    /** The id as reports and scripts spell it, e.g. {@code install.failed}. */
+    public String id() {
+        return id;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The usual severity. */
+    public Severity severity() {
+        return severity;
+    }
+
+    /** Every severity the id is raised with, the usual one included. */
+    public Set<Severity> severities() {
+        return severities;
+    }
+
+    public static Optional<FindingId> of(String id) {
+        return Optional.ofNullable(BY_ID.get(id));
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}
