@@ -159,6 +159,7 @@ class GoldenTest {
         jsonAndText("verify-bare", host, Catalogue.empty(), 0, "verify");
         jsonAndText("verify-bare-expect", host, Catalogue.empty(), 1, "verify", "--expect", "9.5.1");
         jsonAndText("verify-bad-expect", host, Catalogue.empty(), 2, "verify", "--expect", "nine");
+        jsonAndText("verify-unknown-option", host, Catalogue.empty(), 2, "verify", "--bogus");
         jsonAndText("rollback-no-toolkit", host, Catalogue.empty(), 8, "rollback");
     }
 
