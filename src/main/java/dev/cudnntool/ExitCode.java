@@ -1,29 +1,37 @@
 package dev.cudnntool;
 
 /**
- * The one exit-code table of the tool. Scripts depend on these numbers; they are documented in
- * the README and never change meaning.
+ * The one exit-code table of the tool. Scripts depend on these numbers; they never change
+ * meaning. The help's exit-code list is generated from {@link #summary()}, and the README's
+ * "Exit codes" table begins each meaning with it ({@code ExitCodeTest} checks both ways).
  */
 public enum ExitCode {
-    OK(0),
-    CHECKS_FAILED(1),
-    USAGE(2),
-    ARCHIVE_REJECTED(3),
-    HOST_NOT_READY(4),
-    TARGET_NOT_WRITABLE(5),
-    INSTALL_ROLLED_BACK(6),
-    ROLLBACK_FAILED(7),
-    NOTHING_TO_ROLL_BACK(8),
+    OK(0, "ok"),
+    CHECKS_FAILED(1, "checks found errors"),
+    USAGE(2, "usage"),
+    ARCHIVE_REJECTED(3, "archive rejected"),
+    HOST_NOT_READY(4, "host not ready"),
+    TARGET_NOT_WRITABLE(5, "target not writable or locked"),
+    INSTALL_ROLLED_BACK(6, "install (or rollback) failed and was undone"),
+    ROLLBACK_FAILED(7, "install failed and the automatic undo failed too"),
+    NOTHING_TO_ROLL_BACK(8, "nothing to roll back, rollback refused, or the tool's state is damaged"),
     /** A bug or an I/O failure nobody anticipated; still one line, trace with --verbose. */
-    INTERNAL(70);
+    INTERNAL(70, "internal error (a bug)");
 
     private final int code;
+    private final String summary;
 
-    ExitCode(int code) {
+    ExitCode(int code, String summary) {
         this.code = code;
+        this.summary = summary;
     }
 
     public int code() {
         return code;
+    }
+
+    /** What the code means, in a few words: the start of the README's explanation. */
+    public String summary() {
+        return summary;
     }
 }

@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.ZipException;
+import java.util.function.Supplier;
 
 /**
  * Reads an archive once, as a stream, and establishes everything about it: every entry is safe,
@@ -62,6 +63,18 @@ public final class ArchiveInspector {
     public ArchiveInspector withDigest(ArchiveDigest early) {
         this.digest = early;
         return this;
+    }
+
+    /**
+     * {@code cudnn inspect}: the file must exist (exit 2 otherwise), and only then is the checksum it
+     * must have looked up ({@code --sha256}, {@code --manifest} or the catalogue).
+     */
+    public ArchiveReport inspectFile(Path archive, ArchiveName name, Supplier<ChecksumExpectation> expected,
+                                     ReadProgress progress) {
+        if (!Files.isRegularFile(archive)) {
+            throw new ToolException(ExitCode.USAGE, "archive " + archive + " does not exist or is not a file", "check the path");
+        }
+        return inspect(archive, name, expected.get(), EntrySink.NONE, progress);
     }
 
     public ArchiveReport inspect(Path archive, ArchiveName name, ChecksumExpectation expected) {

@@ -1,12 +1,12 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.ExitCode;
+import java.util.StringJoiner;
 import picocli.CommandLine.Command;
 
+/** The root command; its help ends with the exit codes, written from {@link ExitCode} by {@link #exitCodes()}. */
 @Command(name = "cudnn", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Installs, verifies and rolls back NVIDIA cuDNN in a CUDA toolkit.",
-        footer = {"", "Exit codes: 0 ok, 1 checks found errors, 2 usage, 3 archive rejected, 4 host not ready,",
-                "5 target not writable or locked, 6 install failed and was rolled back,",
-                "7 install failed and the automatic rollback failed too, 8 nothing to roll back or rollback refused."})
+        description = "Installs, verifies and rolls back NVIDIA cuDNN in a CUDA toolkit.")
 public class CudnnCommand {
     /**
      * The subcommands, registered by {@link Main}: only the one being run is built (picocli's
@@ -20,5 +20,14 @@ public class CudnnCommand {
         SUBCOMMANDS.put("rollback", RollbackCommand.class);
         SUBCOMMANDS.put("inspect", InspectCommand.class);
         SUBCOMMANDS.put("releases", ReleasesCommand.class);
+    }
+
+    /** "Exit codes: 0 ok, 1 checks found errors, …": the help's footer, one entry per {@link ExitCode}. */
+    static String exitCodes() {
+        StringJoiner codes = new StringJoiner(", ", "Exit codes: ", ".");
+        for (ExitCode c : ExitCode.values()) {
+            codes.add(c.code() + " " + c.summary());
+        }
+        return codes.toString();
     }
 }

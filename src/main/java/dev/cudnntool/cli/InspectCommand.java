@@ -1,12 +1,7 @@
 package dev.cudnntool.cli;
 
-import dev.cudnntool.ExitCode;
-import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.EntrySink;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,31 +30,10 @@ public class InspectCommand implements Callable<Integer> {
     public Integer call() {
         Path archive = PathArgument.file(ctx.host(), "FILE", file);
         ArchiveName name = ArchiveName.parse(archive.getFileName().toString());
-        if (!Files.isRegularFile(archive)) {
-            throw new ToolException(ExitCode.USAGE, "archive " + archive + " does not exist or is not a file",
-                    "check the path");
-        }
         ProgressBar bar = ProgressBar.forContext(ctx, output, "reading");
-        ArchiveReport report = new ArchiveInspector().inspect(archive, name, checksum.expectation(ctx.host(), name, ctx.catalogue()),
-                EntrySink.NONE, bar);
+        ArchiveReport report = ctx.services().inspector().inspectFile(archive, name,
+                () -> checksum.expectation(ctx.host(), name, ctx.catalogue()), bar);
         bar.done();
-        ExitCode code = report.acceptable() ? ExitCode.OK : ExitCode.ARCHIVE_REJECTED;
-        if (output.json) {
-            var doc = Json.document("inspect", code.code());
-            Json.put(doc, "archive", report.archive());
-            ((com.fasterxml.jackson.databind.node.ObjectNode) doc.get("archive")).set("catalogue",
-                    Json.MAPPER.valueToTree(ctx.catalogue().describe(name)));
-            doc.put("topFolder", report.topFolder());
-            Json.put(doc, "evidence", report.evidence());
-            Json.put(doc, "findings", report.findings());
-            Json.put(doc, "entries", report.entries());
-            Json.print(ctx.out(), doc);
-        } else {
-            Render.archive(ctx.out(), report);
-            Render.findings(ctx.out(), report.findings(), output.verbose);
-            ctx.out().println(code == ExitCode.OK ? "archive is complete and consistent"
-                    : "archive rejected (exit " + code.code() + ")");
-        }
-        return code.code();
+        return InspectView.show(ctx, output, name, report);
     }
 }

@@ -50,6 +50,7 @@ public final class Main {
     static CommandLine commandLine(ToolContext ctx, String first) {
         ContextFactory factory = new ContextFactory(ctx);
         CommandLine cl = new CommandLine(new CudnnCommand(), factory);
+        cl.getCommandSpec().usageMessage().footer("", CudnnCommand.exitCodes());
         for (var e : CudnnCommand.SUBCOMMANDS.entrySet()) {
             if (first == null || !CudnnCommand.SUBCOMMANDS.containsKey(first) || e.getKey().equals(first)) {
                 cl.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));

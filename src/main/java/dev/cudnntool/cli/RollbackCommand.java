@@ -1,15 +1,10 @@
 package dev.cudnntool.cli;
 
-import dev.cudnntool.Text;
 import dev.cudnntool.ExitCode;
-import dev.cudnntool.OsFamily;
-import dev.cudnntool.host.ToolkitLocator;
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.NioFileOps;
-import dev.cudnntool.install.RollbackOutcome;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.install.state.InstallTarget;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,69 +46,26 @@ public class RollbackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        InstallTarget t = resolveTarget();
-        RollbackService service = new RollbackService(ctx.host(), new NioFileOps());
+        Path prefix = target.prefix(ctx.host());
+        RollbackService service = ctx.services().rollback();
+        InstallTarget t = service.target(target.cudaPath(ctx.host()), prefix);
         if (t == null) {
-            String msg = "nothing to roll back: no CUDA toolkit found (pass --cuda-path or --prefix)";
-            return finish(new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, msg, null, null, List.of(), List.of(),
-                    List.of(dev.cudnntool.Finding.error(dev.cudnntool.FindingId.ROLLBACK_NOTHING, msg, "pass --cuda-path DIR or --prefix DIR"))));
+            return RollbackView.show(ctx, output, dryRun, RollbackService.noTarget());
         }
         if (list) {
-            List<RollbackService.Entry> entries = service.list(t);
-            if (output.json) {
-                var doc = Json.document("rollback", 0);
-                doc.put("target", t.root().toString());
-                Json.put(doc, "installs", entries);
-                Json.print(ctx.out(), doc);
-            } else if (entries.isEmpty()) {
-                ctx.out().println("no installs recorded in " + t.root());
-            } else {
-                Render.installs(ctx.out(), entries);
-            }
-            return 0;
+            return RollbackView.list(ctx, output, t, service.list(t));
         }
         if (repair) {
-            if (id != null || force) {
-                throw new dev.cudnntool.ToolException(ExitCode.USAGE, "--repair does not combine with --id or --force",
-                        "run cudnn-rollback --repair first, then the rollback you want");
-            }
-            return finish(service.repair(t, dryRun));
+            checkRepairAlone();
+            return RollbackView.show(ctx, output, dryRun, service.repair(t, dryRun));
         }
-        return finish(service.rollback(t, id, force, dryRun));
+        return RollbackView.show(ctx, output, dryRun, service.rollback(t, id, force, dryRun));
     }
 
-    private int finish(RollbackOutcome o) {
-        if (output.json) {
-            var doc = Json.document("rollback", o.exit().code());
-            doc.put("dryRun", dryRun);
-            doc.put("changed", dev.cudnntool.install.AlreadyInstalled.changed(o, dryRun));
-            doc.put("summary", o.summary());
-            doc.put("installId", o.installId());
-            doc.put("version", o.version());
-            Json.put(doc, "steps", o.steps());
-            Json.put(doc, "keptChangedFiles", o.keptChangedFiles());
-            Json.put(doc, "findings", o.findings());
-            Json.print(ctx.out(), doc);
-        } else {
-            if (dryRun || output.verbose) {
-                for (var s : o.steps()) {
-                    ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
-                }
-            }
-            Render.searchPath(ctx.out(), o.findings()); // --add-to-path undone: say how
-            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
-                    + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
+    private void checkRepairAlone() {
+        if (id != null || force) {
+            throw new ToolException(ExitCode.USAGE, "--repair does not combine with --id or --force",
+                    "run cudnn-rollback --repair first, then the rollback you want");
         }
-        return o.exit().code();
-    }
-
-    private InstallTarget resolveTarget() {
-        OsFamily os = ctx.host().os();
-        Path prefix = target.prefix(ctx.host());
-        if (prefix != null) {
-            return InstallTarget.prefix(prefix, os);
-        }
-        var sel = ToolkitLocator.locate(ctx.host(), target.cudaPath(ctx.host()), null);
-        return sel.chosen() == null ? null : InstallTarget.toolkit(sel.chosen(), os);
     }
 }

@@ -32,6 +32,11 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
         return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.catalogue.Catalogue.bundled();
     }
 
+    /** The services the commands call, wired to this context's machine. */
+    Services services() {
+        return new Services(this);
+    }
+
     /** The probe runner: the one started early by {@link Main} for verify, else a new one. */
     public dev.cudnntool.probe.ProbeRunner probe() {
         return warmProbe != null ? warmProbe

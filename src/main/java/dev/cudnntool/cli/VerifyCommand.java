@@ -4,7 +4,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.verify.VerifyReport;
-import dev.cudnntool.verify.VerifyService;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,33 +36,21 @@ public class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CudnnVersion expected = null;
-        if (expect != null) {
-            try {
-                expected = CudnnVersion.parse(expect);
-            } catch (IllegalArgumentException e) {
-                throw new ToolException(ExitCode.USAGE, "--expect " + expect + " is not a cuDNN version",
-                        "write it as MAJOR.MINOR.PATCH, e.g. --expect 8.9.5");
-            }
+        CudnnVersion expected = expected();
+        VerifyReport r = ctx.services().verify(!noProbe).verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all);
+        return VerifyView.show(ctx, output, r);
+    }
+
+    /** --expect as a version, null without it. */
+    private CudnnVersion expected() {
+        if (expect == null) {
+            return null;
         }
-        VerifyService service = new VerifyService(ctx.host(), noProbe ? null : ctx.probe());
-        VerifyReport r = service.verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all);
-        ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
-        if (output.json) {
-            var doc = Json.document("verify", code.code());
-            Json.put(doc, "platform", r.platform());
-            Json.put(doc, "driver", r.driver());
-            Json.put(doc, "toolkit", r.toolkit());
-            Json.put(doc, "toolkitsFound", r.toolkitsFound());
-            Json.put(doc, "target", r.target());
-            Json.put(doc, "cudnn", r.cudnn());
-            Json.put(doc, "probe", r.probe());
-            Json.put(doc, "copies", r.copies());
-            Json.put(doc, "findings", r.findings());
-            Json.print(ctx.out(), doc);
-        } else {
-            Render.verify(ctx.out(), r, output.verbose);
+        try {
+            return CudnnVersion.parse(expect);
+        } catch (IllegalArgumentException e) {
+            throw new ToolException(ExitCode.USAGE, "--expect " + expect + " is not a cuDNN version",
+                    "write it as MAJOR.MINOR.PATCH, e.g. --expect 8.9.5");
         }
-        return code.code();
     }
 }

@@ -1,6 +1,7 @@
 package dev.cudnntool.host;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.OsFamily;
 import java.util.ArrayList;
@@ -21,6 +22,32 @@ public final class ReleaseFit {
     public record Row(String fileName, String version, String os, String arch, String cudaVariant, String format,
                       String sha256, List<String> candidates, Long size, String releaseDate, Boolean toolkitFits,
                       String driverMinimum, Boolean driverOk, boolean recommended) {
+    }
+
+    /**
+     * What {@code cudnn releases} shows: the archives the filter selects, newest first, marked against
+     * this machine's toolkit and driver when the filter's OS is this machine's.
+     *
+     * @param toolkit null when none was found or the OS is another
+     * @param driver  {@link DriverInfo#NONE} when none was found or the OS is another
+     */
+    public record Listing(ReleaseFilter filter, boolean thisMachine, Toolkit toolkit, DriverInfo driver, List<Row> rows) {
+    }
+
+    /**
+     * Lists the catalogue's archives for {@code filter}; on this machine's OS the toolkit (found as
+     * install finds it, or {@code cudaPath}) and the driver are looked up to mark them.
+     */
+    public static Listing list(Host host, Catalogue catalogue, ReleaseFilter filter, String cudaPath) {
+        boolean thisMachine = filter.thisMachine(host);
+        Toolkit toolkit = null;
+        DriverInfo driver = DriverInfo.NONE;
+        if (thisMachine) {
+            toolkit = ToolkitLocator.locate(host, cudaPath == null ? null : host.path(cudaPath), null).chosen();
+            driver = DriverCheck.check(host, Platform.detect(host), null).driver();
+        }
+        List<CatalogueEntry> archives = catalogue.select(filter.os(), filter.arches(), filter.cudaMajor(), filter.cudaMinor());
+        return new Listing(filter, thisMachine, toolkit, driver, mark(archives, filter.family(), toolkit, driver));
     }
 
     /**

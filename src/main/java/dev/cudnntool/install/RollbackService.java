@@ -17,6 +17,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -61,6 +62,25 @@ public final class RollbackService {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String id, String date, String version, String archive, String state, boolean newest,
                         int filesInstalled, int filesBackedUp) {
+    }
+
+    /**
+     * The target to roll back, repair or list: the {@code --prefix} folder when given, else the
+     * toolkit found as install finds it ({@code cudaPath} first); null when there is none.
+     */
+    public InstallTarget target(Path cudaPath, Path prefix) {
+        if (prefix != null) {
+            return InstallTarget.prefix(prefix, host.os());
+        }
+        var toolkit = ToolkitLocator.locate(host, cudaPath, null).chosen();
+        return toolkit == null ? null : InstallTarget.toolkit(toolkit, host.os());
+    }
+
+    /** The answer of rollback, --list and --repair where {@link #target} found none (exit 8). */
+    public static RollbackOutcome noTarget() {
+        String msg = "nothing to roll back: no CUDA toolkit found (pass --cuda-path or --prefix)";
+        return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, msg, null, null, List.of(), List.of(),
+                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, msg, "pass --cuda-path DIR or --prefix DIR")));
     }
 
     /** Every recorded install, a damaged record or journal as state "damaged" (--repair sets it aside). */

@@ -1,0 +1,67 @@
+package dev.cudnntool.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Text;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.install.AlreadyInstalled;
+import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.Preflight;
+
+/** What {@code cudnn install} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
+final class InstallView {
+    private InstallView() {
+    }
+
+    static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o) {
+        if (output.json) {
+            Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name));
+        } else {
+            text(ctx, output, dryRun, o);
+        }
+        return o.exit().code();
+    }
+
+    static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name) {
+        var doc = Json.document("install", o.exit().code());
+        doc.put("dryRun", dryRun);
+        doc.put("changed", AlreadyInstalled.changed(o, dryRun));
+        doc.put("summary", o.summary());
+        if (o.archive() != null) {
+            Json.put(doc, "archive", o.archive().archive());
+            ((ObjectNode) doc.get("archive")).set("catalogue", Json.MAPPER.valueToTree(catalogue.describe(name)));
+            Json.put(doc, "evidence", o.archive().evidence());
+        }
+        Preflight pf = o.preflight();
+        if (pf != null) {
+            Json.put(doc, "platform", pf.platform());
+            Json.put(doc, "driver", pf.driver());
+            Json.put(doc, "toolkit", pf.toolkit());
+            Json.put(doc, "toolkitsFound", pf.toolkitsFound());
+            Json.put(doc, "target", pf.target());
+        }
+        if (o.plan() != null) {
+            Json.put(doc, "plan", o.plan().steps());
+        }
+        if (o.record() != null) {
+            doc.put("installId", o.record().id());
+        }
+        Json.put(doc, "findings", o.findings());
+        return doc;
+    }
+
+    private static void text(ToolContext ctx, OutputOptions output, boolean dryRun, InstallOutcome o) {
+        if (o.archive() != null && !output.quiet) {
+            Render.archive(ctx.out(), o.archive());
+        }
+        if (o.plan() != null && (dryRun || output.verbose)) {
+            Render.plan(ctx.out(), o.plan(), output.verbose);
+        }
+        if (!output.quiet) {
+            Render.findings(ctx.out(), o.findings(), output.verbose);
+        }
+        (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
+                + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
+    }
+}

@@ -1,0 +1,35 @@
+package dev.cudnntool.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.verify.VerifyReport;
+
+/** What {@code cudnn verify} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
+final class VerifyView {
+    private VerifyView() {
+    }
+
+    static int show(ToolContext ctx, OutputOptions output, VerifyReport r) {
+        ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
+        if (output.json) {
+            Json.print(ctx.out(), json(r, code));
+        } else {
+            Render.verify(ctx.out(), r, output.verbose);
+        }
+        return code.code();
+    }
+
+    static ObjectNode json(VerifyReport r, ExitCode code) {
+        var doc = Json.document("verify", code.code());
+        Json.put(doc, "platform", r.platform());
+        Json.put(doc, "driver", r.driver());
+        Json.put(doc, "toolkit", r.toolkit());
+        Json.put(doc, "toolkitsFound", r.toolkitsFound());
+        Json.put(doc, "target", r.target());
+        Json.put(doc, "cudnn", r.cudnn());
+        Json.put(doc, "probe", r.probe());
+        Json.put(doc, "copies", r.copies());
+        Json.put(doc, "findings", r.findings());
+        return doc;
+    }
+}
