@@ -3,18 +3,13 @@ package dev.cudnntool.cli;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
-import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.Preflight;
-import dev.cudnntool.install.SearchPathChange;
 import dev.cudnntool.host.searchpath.SearchPathStore;
-import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.verify.ProbeCheck;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,17 +64,9 @@ public class InstallCommand implements Callable<Integer> {
 
     private Integer install(Path file, ArchiveName name, ArchiveDigest early) {
         InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()), target.cudaPath(ctx.host()),
-                target.prefix(ctx.host()), force, dryRun, !noProbe);
-        dev.cudnntool.probe.ProbeRunner probe = ctx.probe();
-        InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
-                noProbe ? dev.cudnntool.install.PostInstallCheck.NONE : ProbeCheck.forInstall(ctx.host(), probe),
-                InspectionLimits.DEFAULT, VersionProvider.version()).withDigest(early);
-        if (ctx.host().windows()) {
-            service.withHolders(probe::holders);
-        }
-        if (addToPath != null) {
-            service.withAddToPath(new SearchPathChange(ctx.host(), SearchPathStores.forHost(ctx.host()), addToPathScope()));
-        }
+                target.prefix(ctx.host()), force, dryRun, addToPath == null ? null : addToPathScope(), early);
+        InstallService service = ctx.installService(noProbe ? dev.cudnntool.install.PostInstallCheck.NONE
+                : ProbeCheck.forInstall(ctx.host(), ctx.probe()));
         ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
         InstallOutcome o = service.run(req, bar);
         bar.done();

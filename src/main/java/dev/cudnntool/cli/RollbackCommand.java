@@ -4,7 +4,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
 import java.nio.file.Path;
@@ -51,7 +50,7 @@ public class RollbackCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         InstallTarget t = resolveTarget();
-        RollbackService service = new RollbackService(ctx.host(), new NioFileOps());
+        RollbackService service = ctx.rollbackService();
         if (t == null) {
             String msg = "nothing to roll back: no CUDA toolkit found (pass --cuda-path or --prefix)";
             return finish(new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, msg, null, null, List.of(), List.of(),

@@ -1,7 +1,16 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.install.InstallPorts;
+import dev.cudnntool.install.InstallService;
+import dev.cudnntool.install.NioFileOps;
+import dev.cudnntool.install.PostInstallCheck;
+import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
+import java.time.Clock;
 
 /**
  * What every command gets from the entry point: the machine (ports) and where to print.
@@ -9,22 +18,35 @@ import java.io.PrintWriter;
  * @param terminal  whether standard error is an interactive terminal (progress bars)
  * @param warmProbe a probe child already starting, or null
  * @param catalogueOverride the archive catalogue to use instead of the jar's (tests), or null
+ * @param faults    the install's fault hook: {@link FaultHook#NONE} but where {@link Main#main} read
+ *                  the commit-delay property ({@link FaultHook#COMMIT_STEP_DELAY_PROPERTY})
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                           dev.cudnntool.probe.ProbeRunner warmProbe,
-                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride) {
+                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }
 
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                        dev.cudnntool.probe.ProbeRunner warmProbe) {
-        this(host, out, err, terminal, warmProbe, null);
+        this(host, out, err, terminal, warmProbe, null, FaultHook.NONE);
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
     public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
-        return new ToolContext(host, out, err, terminal, warmProbe, catalogue);
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults);
+    }
+
+    /** The install service, its ports built here once: the check after the commit is the command's choice. */
+    public InstallService installService(PostInstallCheck check) {
+        return new InstallService(new InstallPorts(host, new NioFileOps(), Clock.systemUTC(), check, InspectionLimits.DEFAULT,
+                VersionProvider.version(), host.windows() ? probe()::holders : InstallPorts.NOBODY,
+                SearchPathStores.forHost(host), faults));
+    }
+
+    public RollbackService rollbackService() {
+        return new RollbackService(host, new NioFileOps(), Clock.systemUTC(), SearchPathStores.forHost(host), faults);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */

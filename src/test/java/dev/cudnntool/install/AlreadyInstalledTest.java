@@ -33,12 +33,11 @@ class AlreadyInstalledTest {
     Path downloads;
 
     static InstallService service(Host host, PostInstallCheck check) {
-        return new InstallService(host, new NioFileOps(), Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
-                check, InspectionLimits.DEFAULT, "test");
+        return dev.cudnntool.testing.TestPorts.install(host, new NioFileOps(), check);
     }
 
     static InstallOutcome run(Host host, Path archive, boolean dryRun, PostInstallCheck check) {
-        return service(host, check).run(new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+        return service(host, check).run(new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
     void secondInstallChangesNothing(Host host, Path tk, String root, Path archive) throws Exception {
