@@ -3,7 +3,6 @@ package dev.cudnntool.install;
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.DamagedState;
 import dev.cudnntool.install.state.FaultHook;
-import dev.cudnntool.install.state.History;
 import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.Journal;

@@ -4,7 +4,6 @@ import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.Journal;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.StatePaths;
-import dev.cudnntool.install.state.History;
 import dev.cudnntool.install.state.DamagedState;
 import dev.cudnntool.install.state.Leftovers;
 import dev.cudnntool.install.state.ToolFolderLinks;
