@@ -57,10 +57,10 @@ public class InstallCommand implements Callable<Integer> {
         ArchiveName name = ArchiveName.parse(file.getFileName().toString());
         try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks
             InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()),
-                    target.cudaPath(ctx.host()), target.prefix(ctx.host()), force, dryRun, !noProbe);
-            InstallService service = ctx.services().install(!noProbe, addToPathScope());
+                    target.cudaPath(ctx.host()), target.prefix(ctx.host()), force, dryRun, addToPathScope(), early);
+            InstallService service = ctx.services().install(!noProbe);
             ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
-            InstallOutcome o = service.withDigest(early).run(req, bar);
+            InstallOutcome o = service.run(req, bar);
             bar.done();
             return InstallView.show(ctx, output, name, dryRun, o);
         }

@@ -4,14 +4,13 @@ import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit;
-import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.install.RollbackService;
-import dev.cudnntool.install.SearchPathChange;
-import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.install.InstallPorts;
 import dev.cudnntool.verify.ProbeCheck;
 import dev.cudnntool.verify.VerifyService;
 import java.time.Clock;
@@ -29,21 +28,16 @@ final class Services {
     }
 
     /**
-     * An install service: the post-install load unless {@code probe} is false, Windows' file
-     * holders named by the probe child, and the search-path change when {@code addToPath} is not null.
+     * An install service, its ports built here once: the post-install load unless {@code probe} is
+     * false, Windows' file holders named by the probe child, this OS's search-path store and the
+     * context's fault hook.
      */
-    InstallService install(boolean probe, SearchPathStore.Scope addToPath) {
-        ProbeRunner runner = ctx.probe();
-        InstallService service = new InstallService(ctx.host(), new NioFileOps(), Clock.systemUTC(),
-                probe ? ProbeCheck.forInstall(ctx.host(), runner) : PostInstallCheck.NONE, InspectionLimits.DEFAULT,
-                VersionProvider.version());
-        if (ctx.host().windows()) {
-            service.withHolders(runner::holders);
-        }
-        if (addToPath != null) {
-            service.withAddToPath(new SearchPathChange(ctx.host(), SearchPathStores.forHost(ctx.host()), addToPath));
-        }
-        return service;
+    InstallService install(boolean probe) {
+        Host host = ctx.host();
+        PostInstallCheck check = probe ? ProbeCheck.forInstall(host, ctx.probe()) : PostInstallCheck.NONE;
+        return new InstallService(new InstallPorts(host, new NioFileOps(), Clock.systemUTC(), check, InspectionLimits.DEFAULT,
+                VersionProvider.version(), host.windows() ? ctx.probe()::holders : InstallPorts.NOBODY,
+                SearchPathStores.forHost(host), ctx.faults()));
     }
 
     /** A verify service; without {@code probe} the library is not loaded. */
@@ -52,7 +46,7 @@ final class Services {
     }
 
     RollbackService rollback() {
-        return new RollbackService(ctx.host(), new NioFileOps());
+        return new RollbackService(ctx.host(), new NioFileOps(), Clock.systemUTC(), SearchPathStores.forHost(ctx.host()), ctx.faults());
     }
 
     ArchiveInspector inspector() {

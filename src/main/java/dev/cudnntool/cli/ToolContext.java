@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
 
 /**
@@ -9,22 +10,24 @@ import java.io.PrintWriter;
  * @param terminal  whether standard error is an interactive terminal (progress bars)
  * @param warmProbe a probe child already starting, or null
  * @param catalogueOverride the archive catalogue to use instead of the jar's (tests), or null
+ * @param faults    the install's fault hook: {@link FaultHook#NONE} but where {@link Main#main} read
+ *                  the commit-delay property ({@link FaultHook#COMMIT_STEP_DELAY_PROPERTY})
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                           dev.cudnntool.probe.ProbeRunner warmProbe,
-                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride) {
+                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }
 
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                        dev.cudnntool.probe.ProbeRunner warmProbe) {
-        this(host, out, err, terminal, warmProbe, null);
+        this(host, out, err, terminal, warmProbe, null, FaultHook.NONE);
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
     public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
-        return new ToolContext(host, out, err, terminal, warmProbe, catalogue);
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */

@@ -6,6 +6,7 @@ import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.TargetLock;
@@ -18,14 +19,11 @@ import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
-import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -41,40 +39,14 @@ import java.util.List;
 public final class InstallService {
     private static final DateTimeFormatter ID = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
-    private final Host host;
+    private final InstallPorts ports;
     private final FileOps ops;
-    private final Clock clock;
-    private final PostInstallCheck check;
-    private final InspectionLimits limits;
-    private final String toolVersion;
-    private java.util.function.Function<List<Path>, List<String>> holders = files -> List.of();
-    private SearchPathChange addToPath; // --add-to-path; null when not asked for
-    private ArchiveDigest early; // a zip's digest the caller started; null when it did not
+    private final TargetChecks checks;
 
-    public InstallService(Host host, FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits,
-                          String toolVersion) {
-        this.host = host;
-        this.ops = ops;
-        this.clock = clock;
-        this.check = check;
-        this.limits = limits;
-        this.toolVersion = toolVersion;
-    }
-
-    /** Names the programs holding files open (Windows Restart Manager); by default nobody is named. */
-    public InstallService withHolders(java.util.function.Function<List<Path>, List<String>> whoHolds) {
-        this.holders = whoHolds;
-        return this;
-    }
-
-    /** --add-to-path: the runtime folder goes on the persistent search path, as a step of the install. */
-    public InstallService withAddToPath(SearchPathChange change) {
-        this.addToPath = change;
-        return this;
-    }
-
-    private TargetChecks checks() {
-        return new TargetChecks(host, ops, holders);
+    public InstallService(InstallPorts ports) {
+        this.ports = ports;
+        this.ops = ports.ops();
+        this.checks = new TargetChecks(ports.host(), ports.ops(), ports.holders());
     }
 
     public InstallOutcome run(InstallRequest req, ReadProgress progress) {
@@ -85,9 +57,9 @@ public final class InstallService {
         }
         // A zip is hashed apart from its entries: if the caller did not start that already, it starts
         // now, on its own thread, while the host checks below wait for nvidia-smi and read the toolkit.
-        try (ArchiveDigest own = early == null ? startDigest(req.archive(), name) : null) {
-            ArchiveDigest digest = own != null ? own : early;
-            Preflight pf = Preflight.run(host, name, req.cudaPath(), req.prefix(), req.force());
+        try (ArchiveDigest own = req.digest() == null ? startDigest(req.archive(), name) : null) {
+            ArchiveDigest digest = own != null ? own : req.digest();
+            Preflight pf = Preflight.run(ports.host(), name, req.cudaPath(), req.prefix(), req.force());
             return req.dryRun() ? dryRun(req, name, pf, progress, digest) : install(req, name, pf, progress, digest);
         }
     }
@@ -95,22 +67,20 @@ public final class InstallService {
     /**
      * Starts hashing a zip on a thread of its own (a {@code .tar.xz} is hashed as it is decoded, and
      * a file on another file system is read once, as a stream): null when there is nothing to start.
-     * The caller closes it; an install given it with {@link #withDigest} uses it instead of its own.
+     * The caller closes it; a request carrying it ({@link InstallRequest#digest}) uses it instead of its own.
      */
     public static ArchiveDigest startDigest(Path archive, ArchiveName name) {
         return name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()
                 && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
     }
 
-    /** A digest of the archive the caller started as early as it could ({@link #startDigest}); it stays the caller's to close. */
-    public InstallService withDigest(ArchiveDigest digest) {
-        this.early = digest;
-        return this;
+    /** --add-to-path as this run asked for it; null without it. */
+    private SearchPathChange addToPath(InstallRequest req) {
+        return req.addToPath() == null ? null : new SearchPathChange(ports.host(), ops, ports.searchPaths(), req.addToPath());
     }
 
     private InstallOutcome dryRun(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
                                   ArchiveDigest digest) {
-        TargetChecks checks = checks();
         List<Finding> findings = new ArrayList<>(pf.findings());
         ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
         String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
@@ -127,7 +97,7 @@ public final class InstallService {
         }
         ArchiveReport report;
         try {
-            report = new ArchiveInspector(limits).withDigest(digest)
+            report = new ArchiveInspector(ports.limits()).withDigest(digest)
                     .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {
@@ -157,18 +127,17 @@ public final class InstallService {
         }
         if (plan != null) {
             findings.addAll(plan.findings());
-            if (stop == null) {
+            if (stop == null && !AlreadyInstalled.nothingToDo(plan)) { // the real run's checks of its plan
                 try {
-                    List<Path> dirs = plan.steps().stream().map(s -> s.target().getParent()).distinct().toList();
-                    checks.checkOneFileSystem(pf.target(), dirs);
-                    checks.checkNotInUse(plan);
+                    checks.checkPlan(pf.target(), plan);
                 } catch (ToolException e) {
                     stop = e.exitCode();
                     stopWhy = e.getMessage();
-                    findings.add(Finding.error(e.getMessage().contains("in use") ? FindingId.INSTALL_FILE_IN_USE
+                    findings.add(Finding.error(e instanceof FilesInUse ? FindingId.INSTALL_FILE_IN_USE
                             : FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
                 }
             }
+            SearchPathChange addToPath = addToPath(req);
             String pathStop = addToPath == null ? null : addToPath.dryRun(findings, pf.target().runtimeDir(name));
             if (stop == null && pathStop != null) {
                 stop = ExitCode.TARGET_NOT_WRITABLE;
@@ -188,7 +157,6 @@ public final class InstallService {
             return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + firstError(pf.findings(), "the host is not ready"),
                     null, pf, null, null, pf.findings());
         }
-        TargetChecks checks = checks();
         InstallTarget t = pf.target();
         Path state = t.stateDir();
         List<Path> createdRoots = new ArrayList<>(); // a --prefix and its missing parents, outermost first
@@ -224,16 +192,15 @@ public final class InstallService {
         InstallTransaction tx = null;
         try {
             checks.checkTargetFree(t);
-            StatePaths sp = new StatePaths(t.root());
-            Leftovers.clean(new JournalRunner(ops, sp), ops, state, null);
-            String id = ID.format(clock.instant()) + "-" + String.format("%04d", nextSequence(t));
-            tx = new InstallTransaction(req, name, pf, stateCreated, createdRoots, ops, clock, check, limits, toolVersion,
-                    checks, id).withAddToPath(addToPath).withDigest(digest);
+            Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
+            String id = ID.format(ports.clock().instant()) + "-" + String.format("%04d", nextSequence(t));
+            tx = new InstallTransaction(ports, checks, new InstallTransaction.Run(req, name, pf, id, digest, addToPath(req),
+                    stateCreated, createdRoots));
             return tx.run(progress);
         } finally {
             lock.release(false);
             if (tx != null) {
-                tx.finish(this);
+                tx.finish();
             } else {
                 cleanupBeforeCommit(state, stateCreated, createdRoots);
             }
@@ -248,35 +215,16 @@ public final class InstallService {
         return max + 1;
     }
 
-    static boolean onlyLockLeft(Path state) throws IOException {
-        if (!Files.isDirectory(state)) {
-            return false;
-        }
-        try (var ds = Files.newDirectoryStream(state)) {
-            for (Path p : ds) {
-                if (!p.getFileName().toString().equals("lock")) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
     /** Undoes the folders a run created before it got as far as the lock. */
     private void cleanupBeforeCommit(Path state, boolean stateCreated, List<Path> createdRoots) {
-        try {
-            if (stateCreated && onlyLockLeft(state)) {
-                Files.deleteIfExists(state.resolve("lock"));
-                ops.delete(state);
-            }
-        } catch (IOException ignored) {
-            // nothing of cuDNN's was changed; an empty folder may stay
+        if (stateCreated) {
+            StateFolder.at(state).tidy(ops, true); // nothing of cuDNN's was changed; an empty folder may stay
         }
-        removeEmpty(createdRoots);
+        removeEmpty(ops, createdRoots);
     }
 
     /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
-    void removeEmpty(List<Path> created) {
+    static void removeEmpty(FileOps ops, List<Path> created) {
         try {
             for (int i = created.size() - 1; i >= 0; i--) {
                 if (JournalRunner.isEmptyDir(created.get(i))) {
@@ -291,6 +239,4 @@ public final class InstallService {
     static String firstError(List<Finding> findings, String fallback) {
         return findings.stream().filter(Finding::isError).map(f -> f.id() + ": " + f.message()).findFirst().orElse(fallback);
     }
-
-    /** An I/O failure in a few words, naming the file where known; see {@link TargetChecks#describe}. */
 }

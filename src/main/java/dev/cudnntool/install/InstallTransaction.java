@@ -1,11 +1,11 @@
 package dev.cudnntool.install;
 
 import dev.cudnntool.install.state.IoFailure;
-import dev.cudnntool.install.state.History;
 import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.Journal;
 import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -18,14 +18,12 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
 import dev.cudnntool.archive.format.EntryType;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,59 +36,47 @@ import java.util.Set;
  * after it, every failure undoes the steps (exit 6, restored) or leaves the journal (exit 7).
  */
 final class InstallTransaction {
+    /**
+     * One run's inputs once the lock is held: the request, the archive's name, the host checks, the
+     * install id, the digest started early (or null), --add-to-path (or null), and what this run
+     * created before the lock (the tool's folder; a --prefix and its missing parents, outermost first).
+     */
+    record Run(InstallRequest req, ArchiveName name, Preflight pf, String id, ArchiveDigest digest,
+               SearchPathChange addToPath, boolean stateCreated, List<Path> createdRoots) {
+    }
+
+    private final InstallPorts ports;
+    private final FileOps ops;
+    private final TargetChecks checks;
     private final InstallRequest req;
     private final ArchiveName name;
     private final Preflight pf;
     private final InstallTarget t;
-    private final Path state;
-    private final boolean stateCreated;
-    private final List<Path> createdRoots;
-    private final FileOps ops;
-    private final Clock clock;
-    private final PostInstallCheck check;
-    private final InspectionLimits limits;
-    private final String toolVersion;
-    private final TargetChecks checks;
+    private final StateFolder folder;
+    private final Run run;
     private final StatePaths paths;
     private final JournalRunner runner;
     private final String id;
     private final Path staging;
     private final Path historyDir;
-    private SearchPathChange addToPath; // --add-to-path; null when not asked for
-    private ArchiveDigest digest; // started by the service for a zip; null when none was
+    private final SearchPathChange addToPath; // --add-to-path; null when not asked for
 
-    InstallTransaction(InstallRequest req, ArchiveName name, Preflight pf, boolean stateCreated, List<Path> createdRoots,
-                       FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits, String toolVersion,
-                       TargetChecks checks, String id) {
-        this.req = req;
-        this.name = name;
-        this.pf = pf;
-        this.t = pf.target();
-        this.state = t.stateDir();
-        this.stateCreated = stateCreated;
-        this.createdRoots = createdRoots;
-        this.ops = ops;
-        this.clock = clock;
-        this.check = check;
-        this.limits = limits;
-        this.toolVersion = toolVersion;
+    InstallTransaction(InstallPorts ports, TargetChecks checks, Run run) {
+        this.ports = ports;
+        this.ops = ports.ops();
         this.checks = checks;
+        this.run = run;
+        this.req = run.req();
+        this.name = run.name();
+        this.pf = run.pf();
+        this.t = pf.target();
+        this.folder = t.state();
         this.paths = new StatePaths(t.root());
-        this.runner = new JournalRunner(ops, paths);
-        this.id = id;
-        this.staging = state.resolve("staging-" + id);
-        this.historyDir = History.dir(state).resolve(id);
-    }
-
-    InstallTransaction withAddToPath(SearchPathChange change) {
-        this.addToPath = change;
-        return this;
-    }
-
-    /** The archive's digest, started before the host checks (a zip's); null when none was. */
-    InstallTransaction withDigest(ArchiveDigest early) {
-        this.digest = early;
-        return this;
+        this.runner = new JournalRunner(ops, paths, ports.faults());
+        this.id = run.id();
+        this.staging = folder.staging(id);
+        this.historyDir = folder.history(id);
+        this.addToPath = run.addToPath();
     }
 
     JournalRunner runner() {
@@ -103,7 +89,7 @@ final class InstallTransaction {
         StagingSink sink = new StagingSink(staging, ops);
         try {
             ops.createDirectory(staging);
-            report = new ArchiveInspector(limits).withDigest(digest).inspect(req.archive(), name, req.expected(), sink, progress);
+            report = new ArchiveInspector(ports.limits()).withDigest(run.digest()).inspect(req.archive(), name, req.expected(), sink, progress);
         } catch (ArchiveInspector.SinkFailure e) {
             cleanupStaging();
             return failedBeforeCommit(findings, e.getCause(), "while unpacking into " + staging);
@@ -129,12 +115,9 @@ final class InstallTransaction {
             findings.addAll(plan.findings());
             if (AlreadyInstalled.nothingToDo(plan)) { // idempotent: no commit, no record; the check still runs
                 cleanupStaging();
-                return AlreadyInstalled.outcome(name, t, report, pf, plan, findings, check.check(t, report));
+                return AlreadyInstalled.outcome(name, t, report, pf, plan, findings, ports.check().check(t, report));
             }
-            List<Path> dirs = plan.steps().stream().map(s -> s.target().getParent()).distinct().toList();
-            checks.checkWritable(dirs);
-            checks.checkOneFileSystem(t, dirs);
-            checks.checkNotInUse(plan);
+            checks.checkPlan(t, plan); // as the dry run checks it
             if (addToPath != null) {
                 addToPath.checkAllowed(t.runtimeDir(name));
             }
@@ -154,30 +137,31 @@ final class InstallTransaction {
             // No journal in place: not a single step was taken, so there is nothing to roll back.
             runner.abandon();
             cleanupStaging();
-            return failedBeforeCommit(findings, e, "while writing the journal " + JournalRunner.journalFile(state));
+            return failedBeforeCommit(findings, e, "while writing the journal " + folder.journal());
         }
         // From here on the target changes: every failure undoes what was done.
         try {
             runner.forward(journal);
-            ops.writeAtomically(historyDir.resolve("install.json"), JournalRunner.JSON.writeValueAsBytes(record));
+            ops.writeAtomically(StateFolder.installRecord(historyDir), JournalRunner.JSON.writeValueAsBytes(record));
             if (addToPath != null) {
                 findings.add(addToPath.apply(historyDir, id, t.runtimeDir(name)));
             }
             runner.write(journal.withState("verifying"));
         } catch (IOException e) {
-            return undo(journal, findings, report, plan, "install failed (" + IoFailure.describe(e) + ")");
+            return undo(journal, findings, report, plan, "install failed (" + IoFailure.describe(e) + ")", false);
         }
-        List<Finding> verification = check.check(t, report);
+        List<Finding> verification = ports.check().check(t, report);
         findings.addAll(verification);
         if (Finding.anyError(verification)) {
             return undo(journal, findings, report, plan, "the installed cuDNN failed verification ("
-                    + InstallService.firstError(verification, "") + ")");
+                    + InstallService.firstError(verification, "") + ")", true);
         }
         try {
             runner.deleteTree(staging);
             runner.finish(); // the commit point: no journal, a finished install
         } catch (IOException e) {
-            return undo(journal, findings, report, plan, "install failed while cleaning up (" + IoFailure.describe(e) + ")");
+            return undo(journal, findings, report, plan, "install failed while cleaning up (" + IoFailure.describe(e) + ")",
+                    false);
         }
         String summary = "installed cuDNN " + name.version() + " into " + t.root() + ": "
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
@@ -197,7 +181,8 @@ final class InstallTransaction {
                 + " " + when + "; nothing in " + t.root() + " was changed", null, pf, null, null, findings);
     }
 
-    private InstallOutcome undo(Journal journal, List<Finding> findings, ArchiveReport report, InstallPlan plan, String why) {
+    private InstallOutcome undo(Journal journal, List<Finding> findings, ArchiveReport report, InstallPlan plan, String why,
+                                boolean failedVerification) {
         try {
             try {
                 runner.write(journal.withState("rolling-back"));
@@ -219,7 +204,7 @@ final class InstallTransaction {
                     + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
         }
         findings.add(Finding.error(FindingId.INSTALL_FAILED, why + "; every change was undone",
-                why.contains("verification") ? "see the verification findings above; the previous cuDNN is back in place"
+                failedVerification ? "see the verification findings above; the previous cuDNN is back in place"
                         : "fix the cause named above and run the install again"));
         return new InstallOutcome(ExitCode.INSTALL_ROLLED_BACK, "not installed: " + why + "; " + t.root()
                 + " was restored exactly", report, pf, plan, null, findings);
@@ -235,22 +220,12 @@ final class InstallTransaction {
     }
 
     /** After the lock is released: remove the tool's folder if this run created it and left nothing in it. */
-    void finish(InstallService service) {
-        try {
-            if (Files.exists(JournalRunner.journalFile(state))) {
-                return;
-            }
-            Path hist = History.dir(state);
-            if (Files.isDirectory(hist) && JournalRunner.isEmptyDir(hist)) {
-                ops.delete(hist);
-            }
-            if (stateCreated && InstallService.onlyLockLeft(state)) {
-                Files.deleteIfExists(state.resolve("lock"));
-                ops.delete(state);
-                service.removeEmpty(createdRoots);
-            }
-        } catch (IOException ignored) {
-            // an empty .cudnn-tool folder is harmless; nothing of cuDNN's was left behind
+    void finish() {
+        if (Files.exists(folder.journal())) {
+            return;
+        }
+        if (folder.tidy(ops, run.stateCreated())) {
+            InstallService.removeEmpty(ops, run.createdRoots());
         }
     }
 
@@ -304,13 +279,13 @@ final class InstallTransaction {
         }
         // The prefix and parents this run created come first (".", "..": relative to the target);
         // rollback removes them, if empty, once the tool's folder is gone.
-        List<String> createdDirs = new ArrayList<>(createdRoots.stream().map(paths::store).toList());
+        List<String> createdDirs = new ArrayList<>(run.createdRoots().stream().map(paths::store).toList());
         created.stream().map(paths::store).forEach(createdDirs::add);
-        InstallRecord record = new InstallRecord(id, clock.instant().toString(), toolVersion, name.fileName(),
+        InstallRecord record = new InstallRecord(id, ports.clock().instant().toString(), ports.toolVersion(), name.fileName(),
                 name.version().toString(), report.archive().sha256(), t.root().toString(), t.kind().label(),
                 installed, backedUp, createdDirs, license);
-        Journal journal = new Journal(id, "install", "committing", clock.instant().toString(), t.root().toString(),
-                jops, id, stateCreated);
+        Journal journal = new Journal(id, "install", "committing", ports.clock().instant().toString(), t.root().toString(),
+                jops, id, run.stateCreated());
         return new Built(journal, record);
     }
 

@@ -2,12 +2,13 @@ package dev.cudnntool.install;
 
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.DamagedState;
-import dev.cudnntool.install.state.History;
+import dev.cudnntool.install.state.FaultHook;
 import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.Journal;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.TargetLock;
@@ -18,10 +19,13 @@ import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,29 +37,21 @@ import java.util.List;
 public final class RollbackService {
     private final Host host;
     private final FileOps ops;
+    private final Clock clock; // journal times and the names of set-aside records
+    private final SearchPathStore searchPaths; // where --add-to-path wrote, to undo it
+    private final FaultHook faults;
 
-    private java.time.Clock clock = java.time.Clock.systemUTC();
-
-    public RollbackService(Host host, FileOps ops) {
+    public RollbackService(Host host, FileOps ops, Clock clock, SearchPathStore searchPaths, FaultHook faults) {
         this.host = host;
         this.ops = ops;
+        this.clock = clock;
+        this.searchPaths = searchPaths;
+        this.faults = faults;
     }
 
-    private dev.cudnntool.host.searchpath.SearchPathStore searchPaths; // --add-to-path's store; the host's by default
-
-    public RollbackService withSearchPaths(dev.cudnntool.host.searchpath.SearchPathStore store) {
-        this.searchPaths = store;
-        return this;
-    }
-
-    private dev.cudnntool.host.searchpath.SearchPathStore searchPaths() {
-        return searchPaths != null ? searchPaths : dev.cudnntool.host.searchpath.SearchPathStores.forHost(host);
-    }
-
-    /** The clock for journal times and the names of set-aside records (tests fix it). */
-    public RollbackService withClock(java.time.Clock c) {
-        this.clock = c;
-        return this;
+    /** With the system clock, the host's search paths and no fault hook. */
+    public RollbackService(Host host, FileOps ops) {
+        this(host, ops, Clock.systemUTC(), SearchPathStores.forHost(host), FaultHook.NONE);
     }
 
     /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
@@ -109,7 +105,7 @@ public final class RollbackService {
                 out.add(new Entry(j.id(), j.startedAt(), null, null, "unfinished " + j.kind(), false, 0, 0));
             }
         } catch (DamagedState e) {
-            out.add(new Entry("journal.json", null, null, null, "damaged", false, 0, 0));
+            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, "damaged", false, 0, 0));
         }
         return out;
     }
@@ -149,7 +145,7 @@ public final class RollbackService {
             if (lock != null) {
                 lock.release(false);
                 if (outcome != null && outcome.exit() == ExitCode.OK) {
-                    removeStateDirIfEmpty(state); // only a rollback that did something tidies up
+                    t.state().tidy(ops, true); // only a rollback that did something tidies up
 
                     // The install created this --prefix folder (and maybe its parents): they go too, if empty.
                     for (String d : outcome.createdRoots()) {
@@ -170,7 +166,7 @@ public final class RollbackService {
         Path state = t.stateDir();
         StateReader reader = new StateReader(t);
         StatePaths sp = reader.paths();
-        JournalRunner runner = new JournalRunner(ops, sp);
+        JournalRunner runner = new JournalRunner(ops, sp, faults);
         StateReader.Pending pending = reader.journal(); // damaged: exit 8 naming the file, --repair
         // Read and prove everything before the first change, leftovers included: exit 8 changes nothing.
         List<InstallRecord> records = pending == null ? reader.records() : List.of();
@@ -217,7 +213,7 @@ public final class RollbackService {
         if (!changed.isEmpty() && !force) {
             return refused(rec, changed.size() + " file(s) installed by " + rec.id() + " were changed since: "
                     + abbreviate(changed.stream().map(c -> sp.resolve(c).toString()).toList())
-                    + "; pass --force to roll back anyway (the changed files are kept in " + state.resolve("kept") + ")");
+                    + "; pass --force to roll back anyway (the changed files are kept in " + t.state().kept() + ")");
         }
         for (InstallRecord.BackedUpFile b : rec.backedUp()) {
             if (!matches(sp.resolve(b.backup()), b.sha256(), b.linkTarget())) {
@@ -225,9 +221,9 @@ public final class RollbackService {
                         + " is missing or damaged, so it cannot be restored");
             }
         }
-        Path historyDir = History.dir(state).resolve(rec.id());
-        Path removedRoot = historyDir.resolve("removed");
-        Path keptRoot = state.resolve("kept").resolve(rec.id());
+        Path historyDir = t.state().history(rec.id());
+        Path removedRoot = StateFolder.removed(historyDir);
+        Path keptRoot = t.state().kept().resolve(rec.id());
         List<Journal.Op> jops = new ArrayList<>();
         List<Path> toolDirs = new ArrayList<>();
         List<String> kept = new ArrayList<>();
@@ -261,7 +257,7 @@ public final class RollbackService {
             jops.add(Journal.Op.rmdir(sp.store(p)));
         }
         // Last step: the history entry goes to the trash, so a finished rollback leaves no record behind.
-        Path trash = state.resolve("trash").resolve(rec.id());
+        Path trash = t.state().trash().resolve(rec.id());
         toolDirs.add(trash.getParent());
         jops.add(Journal.Op.move(sp.store(historyDir), sp.store(trash)));
         for (Path d : toolDirs) { // a link among the tool's folders would carry the moved files out of the target
@@ -272,7 +268,7 @@ public final class RollbackService {
             }
         }
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
-        Finding pathUndo = SearchPathChange.undo(host, searchPaths(), historyDir, rec.id(), dryRun); // --add-to-path
+        Finding pathUndo = SearchPathChange.undo(host, searchPaths, historyDir, rec.id(), dryRun); // --add-to-path
         List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo);
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
@@ -355,9 +351,9 @@ public final class RollbackService {
             if (install) {
                 runner.write(j.withState("rolling-back"));
                 runner.backward(j);
-                SearchPathChange.undoRecorded(host, searchPaths(), History.dir(state).resolve(j.id()), j.id()); // --add-to-path
-                runner.deleteTree(History.dir(state).resolve(j.id()));
-                runner.deleteTree(state.resolve("staging-" + j.id()));
+                SearchPathChange.undoRecorded(host, searchPaths, t.state().history(j.id()), j.id()); // --add-to-path
+                runner.deleteTree(t.state().history(j.id()));
+                runner.deleteTree(t.state().staging(j.id()));
             } else {
                 runner.forward(j);
             }
@@ -386,7 +382,7 @@ public final class RollbackService {
 
     private void cleanTrash(JournalRunner runner, Path state) {
         try {
-            runner.deleteTree(state.resolve("trash"));
+            runner.deleteTree(StateFolder.at(state).trash());
         } catch (IOException ignored) {
             // left for the next run; it holds only the tool's own records
         }
@@ -405,21 +401,6 @@ public final class RollbackService {
             if (Files.isDirectory(d) && JournalRunner.isEmptyDir(d)) {
                 ops.delete(d);
             }
-        }
-    }
-
-    private void removeStateDirIfEmpty(Path state) {
-        try {
-            Path hist = History.dir(state);
-            if (Files.isDirectory(hist) && JournalRunner.isEmptyDir(hist)) {
-                ops.delete(hist);
-            }
-            if (InstallService.onlyLockLeft(state)) {
-                Files.deleteIfExists(state.resolve("lock"));
-                ops.delete(state);
-            }
-        } catch (IOException ignored) {
-            // an empty tool folder is harmless
         }
     }
 

@@ -2,6 +2,7 @@ package dev.cudnntool.install;
 
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StateReader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
@@ -14,7 +15,6 @@ import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * {@code install --add-to-path}: puts the runtime folder on the persistent search path (the
@@ -24,7 +24,7 @@ import java.nio.file.StandardCopyOption;
  * byte; if the user changed the value since, only the entry added here is taken out.
  */
 public final class SearchPathChange {
-    public static final String FILE = "search-path.json";
+    public static final String FILE = StateFolder.SEARCH_PATH_RECORD;
 
     /** What {@value #FILE} holds; {@code before} null when there was no value (or no file). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -33,11 +33,13 @@ public final class SearchPathChange {
     }
 
     private final Host host;
+    private final FileOps ops;
     private final SearchPathStore store;
     private final SearchPathStore.Scope scope;
 
-    public SearchPathChange(Host host, SearchPathStore store, SearchPathStore.Scope scope) {
+    public SearchPathChange(Host host, FileOps ops, SearchPathStore store, SearchPathStore.Scope scope) {
         this.host = host;
+        this.ops = ops;
         this.store = store;
         this.scope = scope;
     }
@@ -87,10 +89,7 @@ public final class SearchPathChange {
         SearchPathStore.Raw before = store.read(scope, installId);
         SearchPathStore.Raw after = host.windows() ? SearchPathEntries.windowsWith(before, dir) : SearchPathEntries.confFile(dir);
         Recorded rec = new Recorded(scope.label(), store.location(scope, installId), dir, before, after);
-        Path file = historyDir.resolve(FILE);
-        Path tmp = historyDir.resolve(FILE + ".tmp");
-        Files.write(tmp, JournalRunner.JSON.writeValueAsBytes(rec));
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        ops.writeAtomically(StateFolder.searchPathRecord(historyDir), JournalRunner.JSON.writeValueAsBytes(rec)); // fsync'd, before the change
         store.write(scope, installId, after);
         String told = announce();
         return Finding.info(FindingId.INSTALL_ADD_TO_PATH, "added " + dir + " to " + scopeWords() + " (" + rec.location() + ")"
@@ -111,7 +110,7 @@ public final class SearchPathChange {
      * when the value was changed since, only the entry added. Null when nothing was recorded.
      */
     public static Finding undo(Host host, SearchPathStore store, Path historyDir, String installId, boolean dryRun) {
-        Path file = historyDir.resolve(FILE);
+        Path file = StateFolder.searchPathRecord(historyDir);
         if (!Files.isRegularFile(file)) {
             return null;
         }

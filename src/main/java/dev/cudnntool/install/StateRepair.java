@@ -4,7 +4,6 @@ import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.Journal;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.StatePaths;
-import dev.cudnntool.install.state.History;
 import dev.cudnntool.install.state.DamagedState;
 import dev.cudnntool.install.state.Leftovers;
 import dev.cudnntool.install.state.ToolFolderLinks;
@@ -50,7 +49,7 @@ public final class StateRepair {
         List<String> unaccounted = new ArrayList<>();
         List<Path[]> moves = new ArrayList<>(); // {from, to}
         if (Files.isSymbolicLink(state)) {
-            Path to = state.resolveSibling(".cudnn-tool.link-" + STAMP.format(clock.instant()));
+            Path to = state.resolveSibling(state.getFileName() + ".link-" + STAMP.format(clock.instant()));
             moves.add(new Path[] {state, to});
             setAside.add(state + " (a link, renamed to " + to.getFileName() + ")");
             return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
@@ -64,7 +63,7 @@ public final class StateRepair {
             }
             return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
         }
-        Path quarantine = unique(state.resolve("quarantine").resolve(STAMP.format(clock.instant())));
+        Path quarantine = unique(t.state().quarantine().resolve(STAMP.format(clock.instant())));
         StateReader reader = new StateReader(t);
         String pendingNote = null;
         try {
@@ -75,7 +74,7 @@ public final class StateRepair {
                         + " to complete it";
             }
         } catch (DamagedState e) {
-            for (Path f : List.of(JournalRunner.journalFile(state), JournalRunner.progressFile(state))) {
+            for (Path f : List.of(t.state().journal(), t.state().progressLog())) {
                 if (Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
                     moves.add(new Path[] {f, quarantine.resolve(f.getFileName().toString())});
                 }
@@ -84,15 +83,15 @@ public final class StateRepair {
             unaccounted.add("the interrupted run that journal described: some of its files may be in place and some"
                     + " not; cudnn-verify shows what is installed");
         }
-        Path history = History.dir(state);
+        Path history = t.state().history();
         List<StateReader.Scanned> scanned;
         try {
             scanned = reader.scan();
         } catch (DamagedState e) {
-            moves.add(new Path[] {history, quarantine.resolve("history")});
+            moves.add(new Path[] {history, quarantine.resolve(history.getFileName().toString())});
             setAside.add(history + " (" + e.getMessage().replace("; nothing was changed", "") + ")");
             unaccounted.add("every install recorded there: their files stay in the target, their backups are kept in "
-                    + quarantine.resolve("history"));
+                    + quarantine.resolve(history.getFileName().toString()));
             scanned = List.of();
         }
         for (StateReader.Scanned sc : scanned) {

@@ -160,12 +160,24 @@ final class TargetChecks {
         if (!busy.isEmpty()) {
             List<String> who = holders.apply(busyPaths);
             String by = who.isEmpty() ? "a running program" : String.join(", ", who);
-            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, busy.size() + " file(s) to replace are in use by "
+            throw new FilesInUse(busy.size() + " file(s) to replace are in use by "
                     + by + " (" + reason + "): " + String.join(", ", busy.subList(0, Math.min(5, busy.size())))
                     + (busy.size() > 5 ? " and " + (busy.size() - 5) + " more" : "") + "; nothing was changed",
                     "close every program that uses cuDNN (Python and Jupyter kernels, IDEs, TensorFlow or PyTorch"
                             + " jobs), then run the install again; a reboot frees them all");
         }
+    }
+
+    /**
+     * The checks of a plan before the commit, the same for the real run and the dry run: its
+     * destination folders take new files, lie on the tool folder's file system, and (Windows)
+     * hold no file to replace that a running program has open ({@link FilesInUse}).
+     */
+    void checkPlan(InstallTarget t, InstallPlan plan) {
+        List<Path> dirs = plan.steps().stream().map(s -> s.target().getParent()).distinct().toList();
+        checkWritable(dirs);
+        checkOneFileSystem(t, dirs);
+        checkNotInUse(plan);
     }
 
     /** The destination folders that exist already, or their nearest existing parents. */

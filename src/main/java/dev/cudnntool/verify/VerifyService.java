@@ -233,7 +233,7 @@ public final class VerifyService {
 
     private static void unfinished(InstallTarget target, List<Finding> findings) {
         // Looked at without touching JournalRunner: its ObjectMapper costs verify ~50 ms to set up.
-        if (!java.nio.file.Files.exists(target.stateDir().resolve("journal.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!java.nio.file.Files.exists(target.state().journal(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try {

@@ -38,7 +38,7 @@ class AddToPathLinuxRootTest {
         Path lib = Files.createDirectories(dir.resolve("cudnn").resolve("lib"));
         Path history = Files.createDirectories(dir.resolve("history"));
         try {
-            Finding added = new SearchPathChange(host, store, SearchPathStore.Scope.USER).apply(history, id, lib);
+            Finding added = new SearchPathChange(host, new dev.cudnntool.install.NioFileOps(), store, SearchPathStore.Scope.USER).apply(history, id, lib);
             assertEquals(lib + "\n", Files.readString(conf));
             assertTrue(added.message().contains("ldconfig was run") && !added.message().contains("failed"), added.message());
             assertTrue(Files.isRegularFile(history.resolve(SearchPathChange.FILE)), "recorded");

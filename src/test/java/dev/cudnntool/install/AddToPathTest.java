@@ -13,7 +13,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.LdSoConfPathStore;
@@ -24,14 +23,13 @@ import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.FakeSearchPathStore;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.FailingFileOps;
+import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,19 +42,20 @@ class AddToPathTest {
 
     static final String OLD = "%USERPROFILE%\\AppData\\Local\\Microsoft\\WindowsApps;C:\\Tools\\bin;;C:\\Users\\me\\go\\bin";
 
-    static InstallService service(Host host, PostInstallCheck check, SearchPathChange change) {
-        return new InstallService(host, new NioFileOps(), Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
-                check, InspectionLimits.DEFAULT, "test").withAddToPath(change);
+    /** An install with --add-to-path naming {@code scope}, written to {@code store}. */
+    static InstallOutcome install(Host host, Path archive, Path prefix, SearchPathStore store, Scope scope,
+                                  PostInstallCheck check, boolean dryRun) {
+        return install(host, new NioFileOps(), archive, prefix, store, scope, check, dryRun);
     }
 
-    static InstallOutcome install(Host host, Path archive, Path prefix, SearchPathChange change, PostInstallCheck check,
-                                  boolean dryRun) {
-        return service(host, check, change).run(new InstallRequest(archive, null, null, prefix, false, dryRun, false),
-                ReadProgress.NONE);
+    static InstallOutcome install(Host host, FileOps ops, Path archive, Path prefix, SearchPathStore store, Scope scope,
+                                  PostInstallCheck check, boolean dryRun) {
+        return new InstallService(TestPorts.ports(host, ops, check, InstallPorts.NOBODY, store)).run(
+                new InstallRequest(archive, null, null, prefix, false, dryRun, scope, null), ReadProgress.NONE);
     }
 
     static RollbackOutcome rollback(Host host, SearchPathStore store, Path prefix, boolean dryRun) {
-        return new RollbackService(host, new NioFileOps()).withSearchPaths(store)
+        return TestPorts.rollback(host, new NioFileOps(), store)
                 .rollback(InstallTarget.prefix(prefix, host.os()), null, false, dryRun);
     }
 
@@ -78,7 +77,7 @@ class AddToPathTest {
             Path prefix = fs.getPath("C:\\cudnn");
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
 
-            InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER), PostInstallCheck.NONE, false);
+            InstallOutcome o = install(host, archive, prefix, store, Scope.USER, PostInstallCheck.NONE, false);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             assertEquals(OLD + ";C:\\cudnn\\bin", store.text(Scope.USER), "appended, every other entry untouched");
             assertEquals(Raw.REG_EXPAND_SZ, store.values.get(Scope.USER).type(), "the type is kept");
@@ -93,6 +92,27 @@ class AddToPathTest {
             assertEquals(Raw.REG_EXPAND_SZ, store.values.get(Scope.USER).type());
             assertTrue(finding(r.findings(), "rollback.search-path").message().contains("exactly"), r.findings().toString());
             assertEquals(2, store.announced);
+        }
+    }
+
+    @Test
+    void theSearchPathRecordIsWrittenThroughFileOpsSoAFullDiskThereUndoesTheInstallAndLeavesThePathAlone() throws Exception {
+        try (FileSystem fs = TestHosts.windowsFs()) {
+            Host host = windows(fs);
+            FakeSearchPathStore store = new FakeSearchPathStore();
+            Raw old = FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, OLD);
+            store.values.put(Scope.USER, old);
+            Path prefix = fs.getPath("C:\\cudnn");
+            Files.createDirectories(prefix);
+            Map<String, String> before = TreeSnapshot.of(prefix);
+            Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
+            FailingFileOps full = new FailingFileOps().diskFull((op, p) -> op.equals("journal")
+                    && p.getFileName().toString().equals(SearchPathChange.FILE));
+            InstallOutcome o = install(host, full, archive, prefix, store, Scope.USER, PostInstallCheck.NONE, false);
+            assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), o.summary());
+            assertTrue(o.summary().contains("No space left on device"), o.summary());
+            assertArrayEquals(old.data(), store.values.get(Scope.USER).data(), "the search path was never changed");
+            assertEquals(before, TreeSnapshot.of(prefix), "every file is back as it was");
         }
     }
 
@@ -115,7 +135,7 @@ class AddToPathTest {
                 store.values.put(Scope.USER, FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, OLD));
                 Path prefix = fs.getPath("C:\\cudnn");
                 Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "a"));
-                InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER),
+                InstallOutcome o = install(host, archive, prefix, store, Scope.USER,
                         PostInstallCheck.NONE, false);
                 assertEquals(ExitCode.OK, o.exit(), o.summary());
                 Path recorded = prefix.resolve(".cudnn-tool\\history").resolve(o.record().id()).resolve(SearchPathChange.FILE);
@@ -160,7 +180,7 @@ class AddToPathTest {
             store.values.put(Scope.USER, FakeSearchPathStore.windows(Raw.REG_SZ, OLD));
             Path prefix = fs.getPath("C:\\cudnn");
             Path archive = ArchiveFixture.windows("9.18.0.77", "12").writeTo(downloads);
-            assertEquals(ExitCode.OK, install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER),
+            assertEquals(ExitCode.OK, install(host, archive, prefix, store, Scope.USER,
                     PostInstallCheck.NONE, false).exit());
             assertEquals(OLD + ";C:\\cudnn\\bin\\x64", store.text(Scope.USER), "9.18+: bin\\x64");
             store.values.put(Scope.USER, FakeSearchPathStore.windows(Raw.REG_SZ, "C:\\Python312;" + store.text(Scope.USER)));
@@ -180,7 +200,7 @@ class AddToPathTest {
             FakeSearchPathStore store = new FakeSearchPathStore();
             Path prefix = fs.getPath("C:\\cudnn");
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            assertEquals(ExitCode.OK, install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER),
+            assertEquals(ExitCode.OK, install(host, archive, prefix, store, Scope.USER,
                     PostInstallCheck.NONE, false).exit());
             assertEquals("C:\\cudnn\\bin", store.text(Scope.USER));
             assertEquals(Raw.REG_EXPAND_SZ, store.values.get(Scope.USER).type());
@@ -202,7 +222,7 @@ class AddToPathTest {
                 assertEquals(OLD + ";C:\\cudnn\\bin", store.text(Scope.USER), "the change is made before the probe");
                 return List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe could not load it", "fix"));
             };
-            InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER), fails, false);
+            InstallOutcome o = install(host, archive, prefix, store, Scope.USER, fails, false);
             assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), o.summary());
             assertArrayEquals(old.data(), store.values.get(Scope.USER).data());
             assertFalse(Files.exists(prefix.resolve("bin")));
@@ -220,12 +240,12 @@ class AddToPathTest {
             Files.createDirectories(prefix);
             Map<String, String> before = TreeSnapshot.of(prefix);
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            SearchPathChange change = new SearchPathChange(host, store, Scope.MACHINE);
+            Scope change = Scope.MACHINE;
 
-            InstallOutcome dry = install(host, archive, prefix, change, PostInstallCheck.NONE, true);
+            InstallOutcome dry = install(host, archive, prefix, store, change, PostInstallCheck.NONE, true);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit(), "the dry run exits as the real run would");
             ToolException e = assertThrows(ToolException.class,
-                    () -> install(host, archive, prefix, change, PostInstallCheck.NONE, false));
+                    () -> install(host, archive, prefix, store, change, PostInstallCheck.NONE, false));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains("Administrator") && e.fix().contains("elevated"), e.getMessage() + e.fix());
             assertEquals(before, TreeSnapshot.of(prefix));
@@ -241,13 +261,13 @@ class AddToPathTest {
             store.values.put(Scope.USER, FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, OLD));
             Path prefix = fs.getPath("C:\\cudnn");
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            SearchPathChange change = new SearchPathChange(host, store, Scope.USER);
-            InstallOutcome dry = install(host, archive, prefix, change, PostInstallCheck.NONE, true);
+            Scope change = Scope.USER;
+            InstallOutcome dry = install(host, archive, prefix, store, change, PostInstallCheck.NONE, true);
             assertEquals(ExitCode.OK, dry.exit(), dry.summary());
             assertTrue(finding(dry.findings(), "install.add-to-path").message().startsWith("would add C:\\cudnn\\bin to the user PATH"));
             assertEquals(OLD, store.text(Scope.USER));
 
-            install(host, archive, prefix, change, PostInstallCheck.NONE, false);
+            install(host, archive, prefix, store, change, PostInstallCheck.NONE, false);
             RollbackOutcome r = rollback(host, store, prefix, true);
             assertTrue(finding(r.findings(), "rollback.search-path").message().startsWith("would restore"), r.findings().toString());
             assertEquals(OLD + ";C:\\cudnn\\bin", store.text(Scope.USER));
@@ -262,7 +282,7 @@ class AddToPathTest {
             store.values.put(Scope.MACHINE, FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, "c:\\CUDNN\\bin\\"));
             Path prefix = fs.getPath("C:\\cudnn");
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER), PostInstallCheck.NONE, false);
+            InstallOutcome o = install(host, archive, prefix, store, Scope.USER, PostInstallCheck.NONE, false);
             assertEquals(ExitCode.OK, o.exit());
             assertNull(store.values.get(Scope.USER));
             assertTrue(finding(o.findings(), "install.add-to-path").message().contains("already"));
@@ -282,7 +302,7 @@ class AddToPathTest {
             Path prefix = fs.getPath("/opt/cudnn");
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
 
-            InstallOutcome o = install(host, archive, prefix, new SearchPathChange(host, store, Scope.USER), PostInstallCheck.NONE, false);
+            InstallOutcome o = install(host, archive, prefix, store, Scope.USER, PostInstallCheck.NONE, false);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             Path conf = fs.getPath("/etc/ld.so.conf.d/cudnn-tool-" + o.record().id() + ".conf");
             assertEquals("/opt/cudnn/lib\n", Files.readString(conf));
@@ -308,7 +328,7 @@ class AddToPathTest {
             Path prefix = fs.getPath("/opt/cudnn");
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
             ToolException e = assertThrows(ToolException.class, () -> install(host, archive, prefix,
-                    new SearchPathChange(host, notRoot, Scope.USER), PostInstallCheck.NONE, false));
+                    notRoot, Scope.USER, PostInstallCheck.NONE, false));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.fix().contains("export LD_LIBRARY_PATH=/opt/cudnn/lib:$LD_LIBRARY_PATH"), e.fix());
             assertFalse(Files.exists(prefix.resolve("lib")));
@@ -329,7 +349,7 @@ class AddToPathTest {
                 throw new IllegalStateException("killed");
             };
             assertThrows(IllegalStateException.class, () -> install(host, archive, prefix,
-                    new SearchPathChange(host, store, Scope.USER), killed, false));
+                    store, Scope.USER, killed, false));
             assertEquals(OLD + ";C:\\cudnn\\bin", store.text(Scope.USER));
             RollbackOutcome r = rollback(host, store, prefix, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
@@ -19,9 +18,6 @@ import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,12 +30,11 @@ class AlreadyInstalledTest {
     Path downloads;
 
     static InstallService service(Host host, PostInstallCheck check) {
-        return new InstallService(host, new NioFileOps(), Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
-                check, InspectionLimits.DEFAULT, "test");
+        return dev.cudnntool.testing.TestPorts.install(host, new NioFileOps(), check);
     }
 
     static InstallOutcome run(Host host, Path archive, boolean dryRun, PostInstallCheck check) {
-        return service(host, check).run(new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+        return service(host, check).run(new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
     void secondInstallChangesNothing(Host host, Path tk, String root, Path archive) throws Exception {

@@ -196,7 +196,7 @@ class HostileArchivePropertyTest {
             String message;
             try {
                 InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                        new InstallRequest(archive, null, cudaPath, prefixDir, false, false, false), ReadProgress.NONE);
+                        new InstallRequest(archive, null, cudaPath, prefixDir, false, false), ReadProgress.NONE);
                 exit = o.exit().code();
                 message = o.summary();
                 o.findings().forEach(f -> assertOneLine(f.message() + " " + f.fix()));

@@ -39,7 +39,7 @@ class InstallHardeningTest {
 
     private static InstallOutcome prefixInstall(Host host, Path archive, Path prefix) {
         return InstallServiceTest.service(host, new NioFileOps()).run(
-                new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
     }
 
     @Test

@@ -16,7 +16,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
@@ -24,13 +23,12 @@ import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -61,12 +59,11 @@ class InstallServiceTest {
     }
 
     static InstallService service(Host host, FileOps ops) {
-        return new InstallService(host, ops, Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
-                PostInstallCheck.NONE, InspectionLimits.DEFAULT, "test");
+        return TestPorts.install(host, ops, PostInstallCheck.NONE);
     }
 
     static InstallOutcome install(Host host, FileOps ops, Path archive) {
-        return service(host, ops).run(new InstallRequest(archive, null, null, null, false, false, false), ReadProgress.NONE);
+        return service(host, ops).run(new InstallRequest(archive, null, null, null, false, false), ReadProgress.NONE);
     }
 
     static RollbackOutcome rollback(Host host, FileOps ops, InstallTarget t) {
@@ -200,7 +197,7 @@ class InstallServiceTest {
             Path prefix = fs.getPath("/opt/cudnn-9.5");
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
             InstallOutcome o = service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             assertTrue(Files.isSymbolicLink(prefix.resolve("lib/libcudnn.so.9")));
             assertTrue(Files.isRegularFile(prefix.resolve("include/cudnn_version.h")));
@@ -221,20 +218,20 @@ class InstallServiceTest {
             Host host = windowsHost(fs);
             Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
             Path good = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome ok = service(host, new NioFileOps()).run(new InstallRequest(good, null, null, null, false, true, false), ReadProgress.NONE);
+            InstallOutcome ok = service(host, new NioFileOps()).run(new InstallRequest(good, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.OK, ok.exit(), ok.summary() + ok.findings());
             assertEquals(30, ok.plan().count(PlanStep.Action.ADD));
             assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
 
             Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
-            InstallOutcome mismatch = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, false, true, false), ReadProgress.NONE);
+            InstallOutcome mismatch = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.HOST_NOT_READY, mismatch.exit());
             assertTrue(mismatch.findings().stream().anyMatch(f -> f.id().equals("toolkit.cuda-major-mismatch")));
             InstallOutcome real = install(host, new NioFileOps(), eleven);
             assertEquals(mismatch.exit(), real.exit(), "a dry run exits as the real run does");
 
             Path broken = ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_adv_infer64_8.dll").writeAs(downloads.resolve("b").resolve(good.getFileName().toString()));
-            InstallOutcome incomplete = service(host, new NioFileOps()).run(new InstallRequest(broken, null, null, null, false, true, false), ReadProgress.NONE);
+            InstallOutcome incomplete = service(host, new NioFileOps()).run(new InstallRequest(broken, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.ARCHIVE_REJECTED, incomplete.exit());
             assertEquals(ExitCode.ARCHIVE_REJECTED, install(host, new NioFileOps(), broken).exit());
             assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
@@ -246,7 +243,7 @@ class InstallServiceTest {
         try (FileSystem fs = TestHosts.windowsFs()) {
             Host host = windowsHost(fs);
             Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
-            InstallOutcome o = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, true, false, false), ReadProgress.NONE);
+            InstallOutcome o = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, true, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             Finding f = o.findings().stream().filter(x -> x.id().equals("toolkit.cuda-major-mismatch")).findFirst().orElseThrow();
             assertEquals(dev.cudnntool.Severity.WARN, f.severity());
@@ -410,10 +407,10 @@ class InstallServiceTest {
             Host host = upgradeScene(fs);
             Path tk = fs.getPath("/usr/local/cuda-12.2");
             Map<String, String> before = TreeSnapshot.of(tk);
-            InstallService s = new InstallService(host, new NioFileOps(), Clock.systemUTC(),
-                    (t, r) -> List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe aborted", "fix")), InspectionLimits.DEFAULT, "t");
+            InstallService s = TestPorts.install(host, new NioFileOps(),
+                    (t, r) -> List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe aborted", "fix")));
             InstallOutcome o = s.run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null,
-                    null, false, false, true), ReadProgress.NONE);
+                    null, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit());
             assertTrue(o.summary().contains("failed verification"), o.summary());
             assertEquals(before, TreeSnapshot.of(tk));
@@ -450,13 +447,14 @@ class InstallServiceTest {
             assertTrue(e.getMessage().contains(loaded.toString()) && e.getMessage().contains("running program"), e.getMessage());
             assertTrue(e.fix().contains("Jupyter"), e.fix());
             // Where the Restart Manager names the holder, the message names it too.
-            ToolException named = assertThrows(ToolException.class, () -> service(host, new FailingFileOps().inUse(loaded::equals))
-                    .withHolders(files -> files.contains(loaded) ? List.of("python.exe (pid 4242)") : List.of())
-                    .run(new InstallRequest(upgrade, null, null, null, false, false, false), ReadProgress.NONE));
+            ToolException named = assertThrows(ToolException.class, () -> new InstallService(TestPorts.ports(host,
+                    new FailingFileOps().inUse(loaded::equals), PostInstallCheck.NONE,
+                    files -> files.contains(loaded) ? List.of("python.exe (pid 4242)") : List.of(), SearchPathStores.forHost(host)))
+                    .run(new InstallRequest(upgrade, null, null, null, false, false), ReadProgress.NONE));
             assertTrue(named.getMessage().contains("in use by python.exe (pid 4242)"), named.getMessage());
             assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
             InstallOutcome dry = service(host, new FailingFileOps().inUse(loaded::equals)).run(
-                    new InstallRequest(upgrade, null, null, null, false, true, false), ReadProgress.NONE);
+                    new InstallRequest(upgrade, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit(), "the dry run stops where the real run would");
             assertTrue(dry.findings().stream().anyMatch(f -> f.id().equals("install.file-in-use")));
         }

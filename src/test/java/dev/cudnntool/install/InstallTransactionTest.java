@@ -14,7 +14,9 @@ import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
+import dev.cudnntool.install.state.FaultHook;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -54,6 +56,27 @@ class InstallTransactionTest {
                 assertFalse(o.summary().contains("cudnn-rollback"), "no advice to roll back: " + o.summary());
                 assertEquals(before, TreeSnapshot.of(tk), op + ": the target, its tool folder included, is as before");
             }
+        }
+    }
+
+    @Test
+    void theInjectedFaultHookRunsAfterEveryCommitStepAndNowhereElse() throws Exception {
+        try (FileSystem fs = TestHosts.unixFs()) {
+            Host host = InstallServiceTest.upgradeScene(fs);
+            int[] calls = {0};
+            Path journal = fs.getPath("/usr/local/cuda-12.2/.cudnn-tool/journal.json");
+            FaultHook hook = () -> {
+                assertTrue(Files.exists(journal), "called inside the commit, with the journal in place");
+                calls[0]++;
+            };
+            InstallPorts ports = TestPorts.ports(host, new NioFileOps(), PostInstallCheck.NONE);
+            InstallOutcome o = new InstallService(new InstallPorts(ports.host(), ports.ops(), ports.clock(), ports.check(),
+                    ports.limits(), ports.toolVersion(), ports.holders(), ports.searchPaths(), hook))
+                    .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
+                            false, false), ReadProgress.NONE);
+            assertEquals(ExitCode.OK, o.exit(), o.summary());
+            long moves = o.plan().steps().stream().filter(s -> s.action() != PlanStep.Action.SAME).count();
+            assertTrue(calls[0] >= moves, "once per journal step: " + calls[0] + " calls, " + moves + " files changed");
         }
     }
 
@@ -114,7 +137,7 @@ class InstallTransactionTest {
                     InstallOutcome o;
                     try {
                         o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
-                                tk, null, false, false, false), ReadProgress.NONE);
+                                tk, null, false, false), ReadProgress.NONE);
                     } catch (ToolException e) {
                         assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), kind + "+" + k + ": " + e.getMessage());
                         assertEquals(before, TreeSnapshot.of(tk), kind + "+" + k);
@@ -158,7 +181,7 @@ class InstallTransactionTest {
         Host host = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
         Path a = ArchiveFixture.linux("8.9.5.30", "12").writeTo(Files.createTempDirectory(downloads, "s"));
         InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(a, null, tk, null,
-                false, false, false), ReadProgress.NONE);
+                false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, o.exit(), o.summary());
         return host;
     }

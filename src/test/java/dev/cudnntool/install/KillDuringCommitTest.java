@@ -39,7 +39,7 @@ class KillDuringCommitTest {
         Files.createDirectories(tk.resolve("lib64"));
         Host host = TestHosts.linux(FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
         InstallOutcome first = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(
-                ArchiveFixture.linux("8.9.5.30", "12").writeTo(dir), null, null, null, false, false, false), ReadProgress.NONE);
+                ArchiveFixture.linux("8.9.5.30", "12").writeTo(dir), null, null, null, false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, first.exit(), first.summary());
         Map<String, String> before = TreeSnapshot.of(tk);
         Path journal = tk.resolve(".cudnn-tool/journal.json");

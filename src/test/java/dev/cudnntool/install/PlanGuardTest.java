@@ -30,7 +30,7 @@ class PlanGuardTest {
 
     private static InstallOutcome run(Host host, Path archive, boolean dryRun) {
         return InstallServiceTest.service(host, new NioFileOps()).run(
-                new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+                new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
     @Test

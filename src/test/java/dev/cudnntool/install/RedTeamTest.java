@@ -141,7 +141,7 @@ class RedTeamTest {
         Path sentinel = Files.createDirectories(work.resolve("sentinel"));
         Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
         InstallOutcome installed = InstallServiceTest.service(host, new NioFileOps()).run(
-                new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, installed.exit(), installed.summary());
         Path lock = prefix.resolve(".cudnn-tool/lock");
         Files.deleteIfExists(lock);
@@ -172,7 +172,7 @@ class RedTeamTest {
                 assertEquals(ExitCode.HOST_NOT_READY, o.exit(), o.summary());
                 assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("toolkit.not-a-toolkit")), o.findings().toString());
                 InstallOutcome opt = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
-                        fs.getPath(dir), null, true, false, false), ReadProgress.NONE);
+                        fs.getPath(dir), null, true, false), ReadProgress.NONE);
                 assertEquals(ExitCode.HOST_NOT_READY, opt.exit(), opt.summary());
                 assertEquals(before, TreeSnapshot.of(fs.getPath("/")), "nothing was written");
             }
@@ -212,7 +212,7 @@ class RedTeamTest {
             Files.writeString(prefix.resolve("LICENSE"), "MIT License, my project\n");
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
             InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
             assertTrue(o.record().license() != null && Files.readString(prefix.resolve(o.record().license())).contains("cuDNN"),
@@ -224,7 +224,7 @@ class RedTeamTest {
             // a cuDNN licence from an earlier install is cuDNN's: replaced as before
             Files.writeString(prefix.resolve("LICENSE"), "cuDNN SOFTWARE LICENSE AGREEMENT (older)\n");
             InstallOutcome again = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, again.exit(), again.summary());
             assertTrue(Files.readString(prefix.resolve("LICENSE")).contains("(fixture)"));
         }
@@ -244,7 +244,7 @@ class RedTeamTest {
             Files.createSymbolicLink(prefix.resolve("lib"), real);
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
             InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, prefix, false, false, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")), o.findings().toString());
             assertTrue(Files.exists(real.resolve("libcudnn.so.8.9.5")));
@@ -273,7 +273,7 @@ class RedTeamTest {
             for (boolean dry : new boolean[] {true, false}) {
                 try {
                     InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
-                            new InstallRequest(archive, null, null, prefix, false, dry, false), ReadProgress.NONE);
+                            new InstallRequest(archive, null, null, prefix, false, dry), ReadProgress.NONE);
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, o.exit(), o.summary());
                 } catch (ToolException e) {
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), e.getMessage());

@@ -127,9 +127,9 @@ class StateCorruptionPropertyTest {
                     step(fs, tk, what + " (rollback after repair)", () -> rs.rollback(t, null, false, false).exit());
                 }
                 case 4 -> step(fs, tk, what, () -> InstallServiceTest.service(host, new NioFileOps()).run(
-                        new InstallRequest(newer, null, null, null, false, false, false), ReadProgress.NONE).exit());
+                        new InstallRequest(newer, null, null, null, false, false), ReadProgress.NONE).exit());
                 default -> step(fs, tk, what, () -> InstallServiceTest.service(host, new NioFileOps()).run(
-                        new InstallRequest(newer, null, null, null, false, true, false), ReadProgress.NONE).exit());
+                        new InstallRequest(newer, null, null, null, false, true), ReadProgress.NONE).exit());
             }
         }
     }

@@ -90,7 +90,7 @@ public final class StateScene implements AutoCloseable {
     public InstallOutcome installAgain(boolean dryRun) throws IOException {
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "n"));
         return InstallServiceTest.service(host, new NioFileOps()).run(
-                new InstallRequest(archive, null, null, null, false, dryRun, false), ReadProgress.NONE);
+                new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
     /** Runs an action that must stop with exit 8 (damaged state) and change nothing on the machine. */

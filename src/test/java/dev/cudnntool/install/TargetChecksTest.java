@@ -65,7 +65,7 @@ class TargetChecksTest {
             assertFalse((e.getMessage() + e.fix()).contains("cudnn-rollback") || e.getMessage().contains("pending"),
                     e.getMessage() + " / " + e.fix());
             InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, null, null, false, true, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit());
             assertTrue(dry.summary().contains("locked by a running install"), dry.summary());
             assertEquals(before, TreeSnapshot.of(tk));
@@ -91,9 +91,9 @@ class TargetChecksTest {
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(dir);
             Map<String, String> before = TreeSnapshot.of(tk);
             InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, tk, null, false, true, false), ReadProgress.NONE);
+                    new InstallRequest(archive, null, tk, null, false, true), ReadProgress.NONE);
             ToolException real = assertThrows(ToolException.class, () -> InstallServiceTest.service(host, new NioFileOps()).run(
-                    new InstallRequest(archive, null, tk, null, false, false, false), ReadProgress.NONE));
+                    new InstallRequest(archive, null, tk, null, false, false), ReadProgress.NONE));
             assertEquals(real.exitCode(), dry.exit(), dry.summary() + " / " + real.getMessage());
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, real.exitCode());
             assertTrue(real.getMessage().contains("another file system") && real.getMessage().contains(lib.toString()),

@@ -8,7 +8,7 @@ public final class History {
     }
 
     public static Path dir(Path stateDir) {
-        return stateDir.resolve("history");
+        return StateFolder.at(stateDir).history();
     }
 
     /** Ids end in a per-target sequence number ("20261130T030000Z-0003"), so order never depends on clocks. */

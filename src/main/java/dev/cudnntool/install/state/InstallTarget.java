@@ -40,7 +40,13 @@ public record InstallTarget(Kind kind, @JsonIgnore Path root, @JsonIgnore OsFami
     /** The tool's own folder inside the target: lock, journal, staging and history. */
     @JsonIgnore
     public Path stateDir() {
-        return root.resolve(".cudnn-tool");
+        return StateFolder.of(root).dir();
+    }
+
+    /** The tool's own folder as a type: every file name in it. */
+    @JsonIgnore
+    public StateFolder state() {
+        return StateFolder.of(root);
     }
 
     /**

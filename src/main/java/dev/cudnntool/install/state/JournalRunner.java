@@ -23,22 +23,23 @@ import java.util.stream.Stream;
  */
 public final class JournalRunner {
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    /**
-     * Fault-injection hook for the kill test only: a pause after each forward step, so a test can
-     * SIGKILL a real install in the middle of its commit. Zero (off) unless the property is set.
-     */
-    private static final long STEP_DELAY_MS = Long.getLong("cudnn-tool.fault.commitStepDelayMs", 0);
-
     private final FileOps ops;
     private final StatePaths paths;
     private final Path stateDir;
+    private final FaultHook faults;
     private int inEffect;
 
-    /** Runs journals whose paths are stored relative to {@code paths}' target. */
-    public JournalRunner(FileOps ops, StatePaths paths) {
+    /** Runs journals whose paths are stored relative to {@code paths}' target; {@code faults} after each forward step. */
+    public JournalRunner(FileOps ops, StatePaths paths, FaultHook faults) {
         this.ops = ops;
         this.paths = paths;
         this.stateDir = paths.stateDir();
+        this.faults = faults;
+    }
+
+    /** A runner for clean-up only (leftovers, trash): no forward steps, so no fault hook. */
+    public JournalRunner(FileOps ops, StatePaths paths) {
+        this(ops, paths, FaultHook.NONE);
     }
 
     private Path path(String stored) {
@@ -46,11 +47,11 @@ public final class JournalRunner {
     }
 
     public static Path journalFile(Path stateDir) {
-        return stateDir.resolve("journal.json");
+        return StateFolder.at(stateDir).journal();
     }
 
     public static Path progressFile(Path stateDir) {
-        return stateDir.resolve("journal.log");
+        return StateFolder.at(stateDir).progressLog();
     }
 
     /**
@@ -152,7 +153,7 @@ public final class JournalRunner {
             apply(list.get(i));
             inEffect = i + 1;
             ops.appendLine(progressFile(stateDir), "done " + i);
-            pauseForFaultInjection();
+            faults.afterCommitStep();
         }
     }
 
@@ -245,16 +246,6 @@ public final class JournalRunner {
             case "rmdir" -> exists(to);
             default -> !exists(to) && exists(path(op.from()));
         };
-    }
-
-    private static void pauseForFaultInjection() {
-        if (STEP_DELAY_MS > 0) {
-            try {
-                Thread.sleep(STEP_DELAY_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private void mkdirs(Path dir) throws IOException {

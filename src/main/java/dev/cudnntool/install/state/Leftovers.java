@@ -47,19 +47,19 @@ public final class Leftovers {
         List<Path> entries = list(state);
         for (Path p : entries) {
             String n = p.getFileName().toString();
-            boolean needed = pending != null && n.equals("staging-" + pending.id());
-            if (n.startsWith("staging-") && !needed && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && deleteTree(runner, p)) {
+            boolean needed = pending != null && n.equals(StateFolder.at(state).staging(pending.id()).getFileName().toString());
+            if (StateFolder.isStaging(n) && !needed && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && deleteTree(runner, p)) {
                 removed.add(n);
             }
         }
-        Path trash = state.resolve("trash");
+        Path trash = StateFolder.at(state).trash();
         if (pending == null && Files.isDirectory(trash, LinkOption.NOFOLLOW_LINKS) && deleteTree(runner, trash)) {
-            removed.add("trash");
+            removed.add(trash.getFileName().toString());
         }
         for (Path d : list(History.dir(state))) {
             boolean needed = pending != null && d.getFileName().toString().equals(pending.recordId());
             if (!needed && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
-                    && !Files.exists(d.resolve("install.json"), LinkOption.NOFOLLOW_LINKS) && onlyFolders(d)
+                    && !Files.exists(StateFolder.installRecord(d), LinkOption.NOFOLLOW_LINKS) && onlyFolders(d)
                     && deleteTree(runner, d)) {
                 removed.add("history/" + d.getFileName());
             }

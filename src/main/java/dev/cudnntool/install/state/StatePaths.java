@@ -35,7 +35,7 @@ public final class StatePaths {
 
     public StatePaths(Path root) {
         this.root = root.toAbsolutePath().normalize();
-        this.state = this.root.resolve(".cudnn-tool");
+        this.state = StateFolder.of(this.root).dir();
     }
 
     public Path root() {
@@ -250,7 +250,7 @@ public final class StatePaths {
     }
 
     private Path realState() {
-        return realRoot().resolve(".cudnn-tool");
+        return StateFolder.of(realRoot()).dir();
     }
 
     /**

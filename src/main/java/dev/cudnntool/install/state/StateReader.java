@@ -53,7 +53,7 @@ public final class StateReader {
     }
 
     public static Path tempJournal(Path state) {
-        return state.resolve("journal.json.tmp");
+        return StateFolder.at(state).tempJournal();
     }
 
     /** The pending journal, proven; null when there is none. */
@@ -131,8 +131,8 @@ public final class StateReader {
         }
         Path state = sp.stateDir();
         Path history = History.dir(state).resolve(j.recordId());
-        List<Path> toolAreas = install ? List.of(state.resolve("staging-" + j.id()), history)
-                : List.of(history, state.resolve("kept").resolve(j.recordId()), state.resolve("trash").resolve(j.recordId()));
+        List<Path> toolAreas = install ? List.of(StateFolder.at(state).staging(j.id()), history)
+                : List.of(history, StateFolder.at(state).kept().resolve(j.recordId()), StateFolder.at(state).trash().resolve(j.recordId()));
         int i = 0;
         for (Journal.Op op : j.ops()) {
             String field = "step " + i++;
@@ -244,7 +244,7 @@ public final class StateReader {
             throw new DamagedState(h, "cannot be read (" + IoFailure.describe(e) + ")", repair);
         }
         for (Path d : dirs) {
-            Path f = d.resolve("install.json");
+            Path f = StateFolder.installRecord(d);
             if (!Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
                 continue; // a folder a run left before writing its record: cleaned up as a leftover
             }

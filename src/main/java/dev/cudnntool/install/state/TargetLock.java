@@ -27,7 +27,7 @@ public final class TargetLock implements AutoCloseable {
     }
 
     public static TargetLock acquire(Path stateDir) {
-        Path file = stateDir.resolve("lock");
+        Path file = StateFolder.at(stateDir).lock();
         FileChannel ch = null;
         try {
             if (Files.isSymbolicLink(file)) {
@@ -63,7 +63,7 @@ public final class TargetLock implements AutoCloseable {
     /** Exit 5 for the run that finds the lock taken: checked before any advice about a pending journal. */
     public static ToolException lockedBy(Path stateDir) {
         return new ToolException(ExitCode.TARGET_NOT_WRITABLE, stateDir.getParent() + " is locked by a running install"
-                + " or rollback: another cudnn-tool run is changing it (it holds " + stateDir.resolve("lock") + ")",
+                + " or rollback: another cudnn-tool run is changing it (it holds " + StateFolder.at(stateDir).lock() + ")",
                 "wait for it to finish, then run this again");
     }
 
@@ -72,7 +72,7 @@ public final class TargetLock implements AutoCloseable {
      * question (a dry run): the lock file is opened, never created, so nothing changes.
      */
     public static boolean isHeld(Path stateDir) {
-        Path file = stateDir.resolve("lock");
+        Path file = StateFolder.at(stateDir).lock();
         if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }

@@ -21,12 +21,13 @@ public final class ToolFolderLinks {
         if (!Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
             return out;
         }
-        collect(state.resolve("trash"), 2, out);
-        collect(state.resolve("kept"), 3, out);
-        collect(state.resolve("quarantine"), 1, out);
+        StateFolder folder = StateFolder.at(state);
+        collect(folder.trash(), 2, out);
+        collect(folder.kept(), 3, out);
+        collect(folder.quarantine(), 1, out);
         for (Path record : Leftovers.list(History.dir(state))) {
             if (Files.isDirectory(record, LinkOption.NOFOLLOW_LINKS)) {
-                collect(record.resolve("removed"), 2, out);
+                collect(StateFolder.removed(record), 2, out);
             }
         }
         return out;
