@@ -9,19 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
-import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
-import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,8 +29,7 @@ class AlreadyInstalledTest {
     Path downloads;
 
     static InstallService service(Host host, PostInstallCheck check) {
-        return new InstallService(host, new NioFileOps(), Clock.fixed(Instant.parse("2026-11-30T03:00:00Z"), ZoneOffset.UTC),
-                check, InspectionLimits.DEFAULT, "test");
+        return Machine.of(host).installer(new NioFileOps(), check);
     }
 
     static InstallOutcome run(Host host, Path archive, boolean dryRun, PostInstallCheck check) {
@@ -77,29 +71,26 @@ class AlreadyInstalledTest {
     @Test
     void linuxSecondInstallIsANoOp() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
-            secondInstallChangesNothing(host, fs.getPath("/usr/local/cuda-12.2"), "/usr/local/cuda", archive);
+            secondInstallChangesNothing(host, m.toolkit(), "/usr/local/cuda", archive);
         }
     }
 
     @Test
     void windowsSecondInstallIsANoOp() throws Exception {
         try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            secondInstallChangesNothing(host, fs.getPath(m.toolkit().toString()), m.toolkit().toString(), archive);
+            secondInstallChangesNothing(host, m.toolkit(), m.toolkit().toString(), archive);
         }
     }
 
     @Test
     void aPartialInstallIsRepairedAndSaysChanged() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
             assertEquals(ExitCode.OK, run(host, archive, false, PostInstallCheck.NONE).exit());
             Map<String, String> good = TreeSnapshot.withoutState(tk);

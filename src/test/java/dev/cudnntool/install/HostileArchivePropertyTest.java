@@ -182,7 +182,7 @@ class HostileArchivePropertyTest {
             try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
                 FileSystem fs = m.fs();
                 Host host = m.host();
-                Path tk = fs.getPath(m.toolkit().toString());
+                Path tk = m.toolkit();
                 Files.writeString(tk.resolve("include\\cuda.h"), "/* the toolkit's */\n");
                 Path sentinel = Files.createDirectories(fs.getPath("C:\\sentinel"));
                 Files.writeString(sentinel.resolve("zlibwapi.dll"), "the sentinel");

@@ -61,8 +61,7 @@ class InstallHardeningTest {
     @Test
     void toolkitFilesThatAreNotCudnnsAreNeverReplaced() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Files.writeString(tk.resolve("include/cuda.h"), "/* the toolkit's cuda.h */");
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.5.30", "12")
@@ -118,8 +117,7 @@ class InstallHardeningTest {
     @Test
     void aFolderWhereACudnnFileGoesIsNamedAndNothingChanges() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Path folder = Files.createDirectories(tk.resolve("include/cudnn_ops_infer.h"));
             Map<String, String> before = TreeSnapshot.of(tk);
             ToolException e = assertThrows(ToolException.class, () -> m.install(
@@ -135,10 +133,9 @@ class InstallHardeningTest {
     void linkLeavingDestinationAfterFlatteningIsRefused() throws Exception {
         // The reader refuses such links already; the plan checks again where the loader will follow them.
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host,
-                    fs.getPath("/usr/local/cuda-12.2"), "test"), host.os());
+                    m.toolkit(), "test"), host.os());
             ArchiveName n = ArchiveName.parse("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz");
             ArchiveItem real = new ArchiveItem(TOP + "lib/libcudnn.so.8.9.5", "lib/libcudnn.so.8.9.5",
                     EntryRole.RUNTIME_LIBRARY, EntryType.FILE, 1, "00", null, 0755);

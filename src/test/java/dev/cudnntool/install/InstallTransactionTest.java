@@ -45,8 +45,7 @@ class InstallTransactionTest {
         for (String op : new String[] {"journal", "journal-log"}) {
             try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
                         .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
-                FileSystem fs = m.fs();
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+                Path tk = m.toolkit();
                 Map<String, String> before = TreeSnapshot.of(tk);
                 FailingFileOps full = new FailingFileOps().diskFull((o, p) -> o.equals(op)
                         && p.getFileName().toString().startsWith("journal."));
@@ -63,9 +62,8 @@ class InstallTransactionTest {
     void aHalfWrittenTempJournalIsCleanedUpAndNeverUndoesTheInstallBefore() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
                     .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Map<String, String> with895 = TreeSnapshot.withoutState(tk);
             Path tmp = tk.resolve(".cudnn-tool/journal.json.tmp");
             Files.writeString(tmp, "{\"id\":\"20261130T030000Z-0002\",\"kind\":\"ins");

@@ -39,9 +39,8 @@ class PlanGuardTest {
         for (String[] c : new String[][] {{"include/cuda.h", "include/cuda.h"},
                 {"lib/libcudart.so.12", "targets/x86_64-linux/lib/libcudart.so.12"}}) {
             try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-                FileSystem fs = m.fs();
                 Host host = m.host();
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+                Path tk = m.toolkit();
                 TestHosts.write(tk.resolve("include/cuda.h"), "the toolkit's own");
                 Map<String, String> before = TreeSnapshot.of(tk);
                 Path archive = ArchiveFixture.linux("8.9.7.29", "12").file(TOP + c[0], "planted")
@@ -67,7 +66,7 @@ class PlanGuardTest {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
             FileSystem fs = m.fs();
             Host host = m.host();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Path shared = Files.createDirectories(fs.getPath("/opt/shared/include"));
             Files.delete(tk.resolve("include"));
             Files.createSymbolicLink(tk.resolve("include"), shared);
@@ -93,9 +92,8 @@ class PlanGuardTest {
     @Test
     void aFolderWhereACudnnFileGoesIsNamedAndNothingChanges() throws Exception {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
-            FileSystem fs = m.fs();
             Host host = m.host();
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+            Path tk = m.toolkit();
             Files.createDirectories(tk.resolve("include/cudnn.h"));
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
@@ -114,7 +112,7 @@ class PlanGuardTest {
         try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
             FileSystem fs = m.fs();
             Host host = m.host();
-            Path tk = fs.getPath(m.toolkit().toString());
+            Path tk = m.toolkit();
             Path shared = Files.createDirectories(fs.getPath("C:\\shared\\x64libs"));
             Files.createSymbolicLink(tk.resolve("lib\\x64-link"), shared);
             Files.delete(tk.resolve("lib\\x64"));
