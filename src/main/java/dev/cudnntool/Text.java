@@ -5,20 +5,35 @@ public final class Text {
     private Text() {
     }
 
-    /** The name as it can be shown on one line: control characters written as \\uXXXX. */
+    /** The name as it can be shown on one line: control characters written as \\uXXXX, cut after 300. */
     public static String printable(String s) {
         if (s == null) {
             return "(none)";
         }
-        StringBuilder b = new StringBuilder(s.length());
+        String b = oneLine(s);
+        return b.length() > 300 ? b.substring(0, 300) + "... (" + s.length() + " characters)" : b;
+    }
+
+    /**
+     * A message as one line: every control character (newline, carriage return, escape, ...) written
+     * as \\uXXXX, so a value the user passed can never split an error into two lines or move the cursor.
+     */
+    public static String oneLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isISOControl(c)) {
+                if (b == null) {
+                    b = new StringBuilder(s.length() + 8).append(s, 0, i);
+                }
                 b.append(String.format("\\u%04x", (int) c));
-            } else {
+            } else if (b != null) {
                 b.append(c);
             }
         }
-        return b.length() > 300 ? b.substring(0, 300) + "... (" + s.length() + " characters)" : b.toString();
+        return b == null ? s : b.toString();
     }
 }

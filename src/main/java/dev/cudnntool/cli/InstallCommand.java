@@ -1,5 +1,6 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.Text;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
@@ -120,7 +121,7 @@ public class InstallCommand implements Callable<Integer> {
             if (!output.quiet) {
                 Render.findings(ctx.out(), o.findings(), output.verbose);
             }
-            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
+            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
                     + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
         }
         return o.exit().code();

@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import java.io.PrintWriter;
@@ -57,6 +58,9 @@ public final class Main {
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // No @file argument files: as root they would read any file (and echo it in an error), and
+        // an @ on a FIFO or /dev/zero would never return. Set on every subcommand (picocli keeps it per command).
+        cl.setExpandAtFiles(false);
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadArguments);
         cl.setExitCodeExceptionMapper(t -> t instanceof ToolException te ? te.exitCode().code() : ExitCode.INTERNAL.code());
@@ -66,9 +70,23 @@ public final class Main {
     private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(cmd.getCommandName() + ": error: " + e.getMessage() + "; fix: see '" + cmd.getCommandSpec().qualifiedName()
-                + " --help'");
+        String message = Text.oneLine(e.getMessage());
+        String fix = "see '" + cmd.getCommandSpec().qualifiedName() + " --help'";
+        err.println(cmd.getCommandName() + ": error: " + message + "; fix: " + fix);
+        if (java.util.Arrays.asList(args).contains("--json")) {
+            // The arguments did not parse, so --json is taken from the raw words: a script asked for JSON.
+            printError(cmd, ExitCode.USAGE.code(), message, fix);
+        }
+        err.flush();
         return ExitCode.USAGE.code();
+    }
+
+    private static void printError(CommandLine cmd, int exitCode, String message, String fix) {
+        var doc = Json.document(cmd.getCommandName(), exitCode);
+        var error = doc.putObject("error");
+        error.put("message", message);
+        error.put("fix", fix);
+        Json.print(cmd.getOut(), doc);
     }
 
     private static int onException(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
@@ -80,19 +98,16 @@ public final class Main {
         ToolException te = e instanceof ToolException t ? t
                 : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + e, "re-run with --verbose and report it", e);
         PrintWriter err = cmd.getErr();
-        String fix = te.fix().isEmpty() ? "" : "; fix: " + te.fix();
-        err.println(cmd.getCommandName() + ": error: " + te.getMessage() + fix);
+        String message = Text.oneLine(te.getMessage());
+        String fix = te.fix().isEmpty() ? "" : "; fix: " + Text.oneLine(te.fix());
+        err.println(cmd.getCommandName() + ": error: " + message + fix);
         if (verbose) {
             StringWriter sw = new StringWriter();
             e.printStackTrace(new PrintWriter(sw));
             err.print(sw);
         }
         if (json) {
-            var doc = Json.document(cmd.getCommandName(), te.exitCode().code());
-            var error = doc.putObject("error");
-            error.put("message", te.getMessage());
-            error.put("fix", te.fix());
-            Json.print(cmd.getOut(), doc);
+            printError(cmd, te.exitCode().code(), message, Text.oneLine(te.fix()));
         }
         err.flush();
         return te.exitCode().code();

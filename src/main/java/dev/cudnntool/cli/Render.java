@@ -1,5 +1,6 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.Text;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.ArchiveReport;
@@ -126,7 +127,7 @@ final class Render {
     static void searchPath(PrintWriter out, List<Finding> findings) {
         for (Finding f : findings) {
             if (f.id().equals("rollback.search-path")) {
-                out.println("search path: " + f.message());
+                out.println("search path: " + Text.oneLine(f.message()));
             }
         }
     }
@@ -137,7 +138,7 @@ final class Render {
             return;
         }
         for (var c : r.copies()) {
-            out.println("copy      " + c.path() + " (" + c.origin().label() + (c.version() == null ? "" : ", cuDNN " + c.version())
+            out.println("copy      " + Text.oneLine(String.valueOf(c.path())) + " (" + c.origin().label() + (c.version() == null ? "" : ", cuDNN " + c.version())
                     + (c.winsByName() ? ", what programs get by name" : "") + ")");
             findings(out, c.findings(), verbose);
         }
@@ -157,9 +158,9 @@ final class Render {
                 case WARN -> "warn ";
                 case INFO -> f.id().endsWith("ok") ? "ok   " : "info ";
             };
-            out.println("  " + tag + " " + f.id() + ": " + f.message());
+            out.println("  " + tag + " " + f.id() + ": " + Text.oneLine(f.message()));
             if (!f.fix().isEmpty() && f.severity() != Severity.INFO) {
-                out.println("        fix: " + f.fix());
+                out.println("        fix: " + Text.oneLine(f.fix()));
             }
         }
     }

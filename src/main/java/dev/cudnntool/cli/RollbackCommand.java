@@ -1,5 +1,6 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.Text;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.ToolkitLocator;
@@ -100,7 +101,7 @@ public class RollbackCommand implements Callable<Integer> {
                 }
             }
             Render.searchPath(ctx.out(), o.findings()); // --add-to-path undone: say how
-            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(o.summary()
+            (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
                     + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));
         }
         return o.exit().code();
