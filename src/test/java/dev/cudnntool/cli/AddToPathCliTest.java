@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -30,7 +31,7 @@ class AddToPathCliTest {
     void linuxDryRunNamesTheConfFileAndChangesNothing() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
-        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+        Cli.Run r = Cli.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
                 "--add-to-path", "--dry-run", "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         String msg = finding(r.json(), "install.add-to-path").get("message").asText();
@@ -43,12 +44,12 @@ class AddToPathCliTest {
         FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), runner);
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
-        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+        Cli.Run r = Cli.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
                 "--add-to-path=machine", "--no-probe", "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         String id = r.json().get("installId").asText();
         assertEquals("/opt/cudnn/lib\n", Files.readString(host.path("/etc/ld.so.conf.d/cudnn-tool-" + id + ".conf")));
-        CliTest.Run back = CliTest.run(host, "rollback", "--prefix", "/opt/cudnn");
+        Cli.Run back = Cli.run(host, "rollback", "--prefix", "/opt/cudnn");
         assertEquals(0, back.exit(), back.out() + back.err());
         assertTrue(back.out().contains("search path: removed /etc/ld.so.conf.d/cudnn-tool-" + id + ".conf and ran ldconfig"), back.out());
         assertFalse(Files.exists(host.path("/etc/ld.so.conf.d/cudnn-tool-" + id + ".conf")));
@@ -58,7 +59,7 @@ class AddToPathCliTest {
     void anUnknownScopeIsAUsageError() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
-        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
+        Cli.Run r = Cli.run(host, "install", "--archive", archive.toString(), "--prefix", "/opt/cudnn",
                 "--add-to-path=system", "--dry-run");
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().startsWith("install: error: --add-to-path=system is not a search path; fix:"), r.err());
@@ -68,7 +69,7 @@ class AddToPathCliTest {
     void aDryRunThatWouldStopForWantOfRightsExitsFiveAndSaysWhy() throws Exception {
         Host host = CliTest.windowsMachine(); // a test's file system: no registry that could be written
         Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(CliTest.downloads(host));
-        CliTest.Run r = CliTest.run(host, "install", "--archive", archive.toString(), "--prefix", "C:\\cudnn",
+        Cli.Run r = Cli.run(host, "install", "--archive", archive.toString(), "--prefix", "C:\\cudnn",
                 "--add-to-path", "--dry-run", "--json");
         assertEquals(5, r.exit(), r.out() + r.err());
         assertEquals(5, r.json().get("exitCode").asInt());

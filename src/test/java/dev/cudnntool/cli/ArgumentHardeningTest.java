@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.Files;
@@ -31,20 +32,20 @@ class ArgumentHardeningTest {
         Path secret = dir.resolve("shadow");
         Files.writeString(secret, "root:SECRET-HASH:19000:0:99999:7:::\n--archive\n/tmp/x.zip\n");
         for (String cmd : List.of("install", "verify", "rollback", "inspect", "releases")) {
-            CliTest.Run r = CliTest.run(linux(), cmd, "@" + secret);
+            Cli.Run r = Cli.run(linux(), cmd, "@" + secret);
             // inspect takes the word as its FILE (a name that is not NVIDIA's); the others refuse the word.
             assertEquals(cmd.equals("inspect") ? 3 : 2, r.exit(), cmd + ": " + r.err());
             assertFalse(r.out().contains("SECRET") || r.err().contains("SECRET"), cmd + " echoed the file: " + r.err());
         }
-        CliTest.Run top = CliTest.run(linux(), "@" + secret);
+        Cli.Run top = Cli.run(linux(), "@" + secret);
         assertFalse(top.out().contains("SECRET") || top.err().contains("SECRET"), top.err());
     }
 
     @Test
     void anArgumentFileOnADeviceNeverHangs() {
         // @/dev/zero used to be read until memory ran out; a FIFO never returned. Hang guard only.
-        CliTest.Run r = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> CliTest.run(linux(), "install", "@/dev/zero"));
+        Cli.Run r = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> Cli.run(linux(), "install", "@/dev/zero"));
         assertEquals(2, r.exit(), r.err());
     }
 
@@ -53,7 +54,7 @@ class ArgumentHardeningTest {
         for (String[] args : List.of(new String[] {"install", "--json", "--archiv", "x.zip"},
                 new String[] {"install", "--json"}, new String[] {"verify", "--json", "--expect"},
                 new String[] {"rollback", "--json", "--no-such-option"}, new String[] {"releases", "--json", "--cuda"})) {
-            CliTest.Run r = CliTest.run(linux(), args);
+            Cli.Run r = Cli.run(linux(), args);
             assertEquals(2, r.exit(), String.join(" ", args) + ": " + r.err());
             JsonNode doc = r.json();
             assertEquals(args[0], doc.get("command").asText());
@@ -67,7 +68,7 @@ class ArgumentHardeningTest {
 
     @Test
     void aUsageErrorWithoutJsonPrintsNothingOnStdout() {
-        CliTest.Run r = CliTest.run(linux(), "install", "--archiv", "x.zip");
+        Cli.Run r = Cli.run(linux(), "install", "--archiv", "x.zip");
         assertEquals(2, r.exit());
         assertEquals("", r.out());
     }
@@ -77,7 +78,7 @@ class ArgumentHardeningTest {
         for (String[] args : List.of(new String[] {"install", "--archive", "evil\nfix: run rm -rf /\u001b[2J.zip"},
                 new String[] {"verify", "--expect", "9\n.1"}, new String[] {"releases", "--cuda", "12\r\n.4"},
                 new String[] {"install", "--archive", "x.zip", "--no-such\n-option"})) {
-            CliTest.Run r = CliTest.run(linux(), args);
+            Cli.Run r = Cli.run(linux(), args);
             assertTrue(r.exit() != 0, String.join(" ", args));
             String err = r.err().endsWith("\n") ? r.err().substring(0, r.err().length() - 1) : r.err();
             assertFalse(err.contains("\n") || err.contains("\r") || err.contains("\u001b"),

@@ -9,11 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -25,19 +24,6 @@ import org.junit.jupiter.api.Test;
 /** inspect and install against a catalogue made for the fixture archive: findings, exit codes, JSON. */
 class CatalogueCliTest {
     static final ObjectMapper JSON = new ObjectMapper();
-
-    record Run(int exit, String out, String err) {
-        JsonNode json() throws Exception {
-            return JSON.readTree(out);
-        }
-    }
-
-    static Run run(Host host, Catalogue catalogue, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false).withCatalogue(catalogue), args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     static String sha256(Path p) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
@@ -63,7 +49,7 @@ class CatalogueCliTest {
         Path a = archive(host);
         String sha = sha256(a);
         Catalogue c = Catalogue.of(List.of(CatalogueEntry.of(a.getFileName().toString(), sha, Files.size(a))));
-        Run r = run(host, c, "inspect", a.toString(), "--json");
+        Cli.Run r = Cli.on(host).withCatalogue(c).run("inspect", a.toString(), "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode cat = r.json().get("archive").get("catalogue");
         assertTrue(cat.get("known").asBoolean());
@@ -71,7 +57,7 @@ class CatalogueCliTest {
         assertEquals(Files.size(a), cat.get("size").asLong());
         assertFalse(cat.has("releaseDate"), "this test's entry has no date");
         assertTrue(has(r.json().get("findings"), "archive.genuine"));
-        Run human = run(host, c, "inspect", a.toString());
+        Cli.Run human = Cli.on(host).withCatalogue(c).run("inspect", a.toString());
         assertTrue(human.out().contains("matches NVIDIA's published sha256"), human.out());
     }
 
@@ -82,15 +68,15 @@ class CatalogueCliTest {
         String sha = sha256(a);
         String nvidia = "1".repeat(64);
         Catalogue c = Catalogue.of(List.of(CatalogueEntry.of(a.getFileName().toString(), nvidia, null)));
-        Run bad = run(host, c, "inspect", a.toString(), "--json");
+        Cli.Run bad = Cli.on(host).withCatalogue(c).run("inspect", a.toString(), "--json");
         assertEquals(3, bad.exit());
         JsonNode f = bad.json().get("findings");
         assertTrue(has(f, "archive.checksum-mismatch"), f.toString());
         assertTrue(f.toString().contains(sha) && f.toString().contains(nvidia), f.toString());
-        Run install = run(host, c, "install", "--archive", a.toString(), "--prefix", "/opt/cudnn", "--no-probe", "--json");
+        Cli.Run install = Cli.on(host).withCatalogue(c).run("install", "--archive", a.toString(), "--prefix", "/opt/cudnn", "--no-probe", "--json");
         assertEquals(3, install.exit(), install.out());
         assertFalse(Files.exists(host.path("/opt/cudnn/lib")), "nothing installed");
-        Run wins = run(host, c, "inspect", a.toString(), "--sha256", sha, "--json");
+        Cli.Run wins = Cli.on(host).withCatalogue(c).run("inspect", a.toString(), "--sha256", sha, "--json");
         assertEquals(0, wins.exit(), wins.out());
         assertTrue(has(wins.json().get("findings"), "archive.checksum-ok"));
         assertTrue(wins.json().get("archive").get("catalogue").get("known").asBoolean(), "still described");
@@ -104,7 +90,7 @@ class CatalogueCliTest {
         String size = String.format(java.util.Locale.ROOT, "%,d", Files.size(a));
         for (List<String> args : List.of(List.of("inspect", a.toString()),
                 List.of("install", "--archive", a.toString(), "--prefix", "/opt/cudnn", "--no-probe"))) {
-            Run r = run(host, c, args.toArray(String[]::new));
+            Cli.Run r = Cli.on(host).withCatalogue(c).run(args.toArray(String[]::new));
             assertEquals(3, r.exit(), r.err());
             assertTrue(r.err().contains("the file is " + size + " bytes; NVIDIA's is 705,347,747: the download is incomplete"),
                     r.err());
@@ -116,7 +102,7 @@ class CatalogueCliTest {
     void anUnknownNameIsInfoAndWorksAsBefore() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path a = archive(host);
-        Run r = run(host, Catalogue.empty(), "inspect", a.toString(), "--json");
+        Cli.Run r = Cli.run(host, "inspect", a.toString(), "--json");
         assertEquals(0, r.exit());
         assertTrue(has(r.json().get("findings"), "archive.not-in-catalogue"));
         JsonNode cat = r.json().get("archive").get("catalogue");

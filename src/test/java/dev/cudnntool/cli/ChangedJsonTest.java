@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** {@code changed} in the install and rollback JSON: what a configuration tool (Ansible) reports. */
 class ChangedJsonTest {
     static JsonNode json(Host host, String... args) throws Exception {
-        CatalogueCliTest.Run r = CatalogueCliTest.run(host, Catalogue.empty(), args);
+        Cli.Run r = Cli.run(host, args);
         return r.json();
     }
 
@@ -39,7 +39,7 @@ class ChangedJsonTest {
         assertFalse(second.has("installId"), "no history record");
         assertEquals("cuDNN 9.5.1 is already installed in " + tk + " (nothing to do)", second.get("summary").asText());
         assertEquals(installed, TreeSnapshot.of(host.path(tk)));
-        CatalogueCliTest.Run human = CatalogueCliTest.run(host, Catalogue.empty(), "install", "--archive", a.toString(), "--no-probe");
+        Cli.Run human = Cli.run(host, "install", "--archive", a.toString(), "--no-probe");
         assertTrue(human.out().contains("(nothing to do)"), human.out());
         assertFalse(json(host, "install", "--archive", a.toString(), "--no-probe", "--dry-run", "--json").get("changed").asBoolean());
 

@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.NvidiaSmiOutputs;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,25 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a user and a script see it: exit codes, one-line errors, JSON shapes. */
 class CliTest {
-    static final ObjectMapper JSON = new ObjectMapper();
     static final String TK = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2";
 
     @TempDir
     Path dir;
-
-    record Run(int exit, String out, String err) {
-        JsonNode json() throws Exception {
-            return JSON.readTree(out);
-        }
-    }
-
-    static Run run(Host host, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false)
-                .withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
-        return new Run(code, out.toString(), err.toString());
-    }
 
     static Host windowsMachine() throws Exception {
         FileSystem fs = TestHosts.windowsFs();
@@ -68,43 +51,43 @@ class CliTest {
     void helpAndVersionOnEveryCommand() {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         for (String cmd : List.of("install", "verify", "rollback", "inspect")) {
-            Run help = run(host, cmd, "--help");
+            Cli.Run help = Cli.run(host, cmd, "--help");
             assertEquals(0, help.exit(), cmd);
             assertTrue(help.out().contains("Usage: cudnn " + cmd), help.out());
             assertTrue(help.out().contains("--json"), cmd + " documents --json");
-            Run version = run(host, cmd, "--version");
+            Cli.Run version = Cli.run(host, cmd, "--version");
             assertEquals(0, version.exit());
             assertTrue(version.out().startsWith("cudnn-tool "), version.out());
         }
-        Run root = run(host, "--help");
+        Cli.Run root = Cli.run(host, "--help");
         assertTrue(root.out().contains("Exit codes: 0 ok"), root.out());
     }
 
     @Test
     void badUsageIsOneLineWithExit2AndNoStackTrace() {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        Run r = run(host, "install", "--archive");
+        Cli.Run r = Cli.run(host, "install", "--archive");
         assertEquals(2, r.exit());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("error:") && r.err().contains("fix: see 'cudnn install --help'"), r.err());
-        assertEquals(2, run(host, "verify", "--bogus").exit());
-        Run both = run(host, "install", "--archive", "cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "--cuda-path", "/a", "--prefix", "/b");
+        assertEquals(2, Cli.run(host, "verify", "--bogus").exit());
+        Cli.Run both = Cli.run(host, "install", "--archive", "cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "--cuda-path", "/a", "--prefix", "/b");
         assertEquals(2, both.exit(), both.err());
         assertTrue(both.err().contains("--cuda-path and --prefix"), both.err());
-        assertEquals(2, run(host, "verify", "--expect", "nine").exit());
+        assertEquals(2, Cli.run(host, "verify", "--expect", "nine").exit());
     }
 
     @Test
     void aBadArchiveNameIsExit3WithPatternAndExampleAndATraceOnlyWhenVerbose() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        Run r = run(host, "inspect", "cudnn.zip");
+        Cli.Run r = Cli.run(host, "inspect", "cudnn.zip");
         assertEquals(3, r.exit());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace without --verbose");
-        Run verbose = run(host, "inspect", "cudnn.zip", "--verbose");
+        Cli.Run verbose = Cli.run(host, "inspect", "cudnn.zip", "--verbose");
         assertTrue(verbose.err().contains("\tat dev.cudnntool"), verbose.err());
-        Run json = run(host, "install", "--archive", "cudnn.zip", "--json");
+        Cli.Run json = Cli.run(host, "install", "--archive", "cudnn.zip", "--json");
         assertEquals(3, json.exit());
         assertEquals(3, json.json().get("exitCode").asInt());
         assertFalse(json.json().get("ok").asBoolean());
@@ -115,7 +98,7 @@ class CliTest {
     void inspectJsonHasTheDocumentedShape() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path a = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads(host));
-        Run r = run(host, "inspect", a.toString(), "--json");
+        Cli.Run r = Cli.run(host, "inspect", a.toString(), "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode j = r.json();
         assertEquals("inspect", j.get("command").asText());
@@ -134,7 +117,7 @@ class CliTest {
         JsonNode f = j.get("findings").get(0);
         assertTrue(f.has("id") && f.has("severity") && f.has("message") && f.has("fix"), f.toString());
         assertEquals(31, j.get("entries").size());
-        Run human = run(host, "inspect", a.toString());
+        Cli.Run human = Cli.run(host, "inspect", a.toString());
         assertTrue(human.out().contains("7 runtime libraries, 9 headers, 14 import libraries"), human.out());
         assertTrue(human.out().contains("archive is complete and consistent"), human.out());
     }
@@ -143,10 +126,10 @@ class CliTest {
     void inspectRejectsWithExit3AndNamesWhatIsMissing() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path a = ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_ops_train64_8.dll").writeTo(downloads(host));
-        Run r = run(host, "inspect", a.toString());
+        Cli.Run r = Cli.run(host, "inspect", a.toString());
         assertEquals(3, r.exit());
         assertTrue(r.out().contains("ERROR archive.incomplete") && r.out().contains("cudnn_ops_train64_8.dll"), r.out());
-        Run bad = run(host, "inspect", a.toString(), "--sha256", "0".repeat(64), "--json");
+        Cli.Run bad = Cli.run(host, "inspect", a.toString(), "--sha256", "0".repeat(64), "--json");
         assertEquals(3, bad.exit());
     }
 
@@ -155,7 +138,7 @@ class CliTest {
         Host host = windowsMachine();
         Map<String, String> before = TreeSnapshot.of(host.path(TK));
         Path a = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads(host));
-        Run r = run(host, "install", "--archive", a.toString(), "--dry-run", "--cuda-path", TK, "--json");
+        Cli.Run r = Cli.run(host, "install", "--archive", a.toString(), "--dry-run", "--cuda-path", TK, "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode j = r.json();
         assertTrue(j.get("dryRun").asBoolean());
@@ -175,7 +158,7 @@ class CliTest {
         assertEquals("536.25", j.get("driver").get("driverVersion").asText());
         assertEquals("12.2", j.get("toolkit").get("version").asText());
         assertEquals(before, TreeSnapshot.of(host.path(TK)));
-        Run human = run(host, "install", "--archive", a.toString(), "--dry-run");
+        Cli.Run human = Cli.run(host, "install", "--archive", a.toString(), "--dry-run");
         assertTrue(human.out().contains("plan      30 to add"), human.out());
         assertTrue(human.out().contains("nothing was changed"), human.out());
     }
@@ -185,19 +168,19 @@ class CliTest {
         Host host = windowsMachine();
         Map<String, String> before = TreeSnapshot.of(host.path(TK));
         Path a = ArchiveFixture.windows("9.1.0.70", "12").writeTo(downloads(host));
-        Run install = run(host, "install", "--archive", a.toString(), "--no-probe");
+        Cli.Run install = Cli.run(host, "install", "--archive", a.toString(), "--no-probe");
         assertEquals(0, install.exit(), install.out() + install.err());
         assertTrue(install.out().contains("installed cuDNN 9.1.0.70 into " + TK), install.out());
-        Run list = run(host, "rollback", "--list", "--json");
+        Cli.Run list = Cli.run(host, "rollback", "--list", "--json");
         assertEquals(1, list.json().get("installs").size());
         assertEquals("9.1.0.70", list.json().get("installs").get(0).get("version").asText());
-        Run verify = run(host, "verify", "--no-probe", "--expect", "9.1.0", "--json");
+        Cli.Run verify = Cli.run(host, "verify", "--no-probe", "--expect", "9.1.0", "--json");
         assertEquals(0, verify.exit(), verify.out());
         assertEquals("9.1.0", verify.json().get("cudnn").get("headerVersion").asText());
-        Run rb = run(host, "rollback", "--json");
+        Cli.Run rb = Cli.run(host, "rollback", "--json");
         assertEquals(0, rb.exit(), rb.out() + rb.err());
         assertEquals(before, TreeSnapshot.of(host.path(TK)));
-        Run again = run(host, "rollback");
+        Cli.Run again = Cli.run(host, "rollback");
         assertEquals(8, again.exit());
         assertTrue(again.err().contains("nothing to roll back"), again.err());
     }
@@ -206,28 +189,23 @@ class CliTest {
     void aTerminalGetsAProgressBarOnStandardErrorAndJsonNever() throws Exception {
         Host host = windowsMachine();
         Path a = ArchiveFixture.windows("9.1.0.70", "12").writeTo(downloads(host));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), true).withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()),
-                "install", "--archive", a.toString(), "--no-probe", "--dry-run");
-        assertEquals(0, code, err.toString());
-        assertTrue(err.toString().contains("reading [") && err.toString().contains("files"), err.toString());
-        StringWriter err2 = new StringWriter();
-        Main.run(new ToolContext(host, new PrintWriter(new StringWriter()), new PrintWriter(err2), true).withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()),
-                "install", "--archive", a.toString(), "--no-probe", "--dry-run", "--json");
-        assertEquals("", err2.toString(), "no progress bar with --json");
+        Cli.Run r = Cli.on(host).onTerminal().run("install", "--archive", a.toString(), "--no-probe", "--dry-run");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("reading [") && r.err().contains("files"), r.err());
+        Cli.Run json = Cli.on(host).onTerminal().run("install", "--archive", a.toString(), "--no-probe", "--dry-run", "--json");
+        assertEquals("", json.err(), "no progress bar with --json");
     }
 
     @Test
     void verifyOnABareMachineSaysSoPlainlyAndExits0() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of("PATH", "/usr/bin"), new FakeRunner());
-        Run r = run(host, "verify");
+        Cli.Run r = Cli.run(host, "verify");
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("driver    none found"), r.out());
         assertTrue(r.out().contains("toolkit   none found"), r.out());
         assertTrue(r.out().contains("driver.missing"), r.out());
         assertTrue(r.out().contains("verify: no CUDA toolkit and no cuDNN on this machine"), r.out());
-        Run expect = run(host, "verify", "--expect", "9.5.1", "--json");
+        Cli.Run expect = Cli.run(host, "verify", "--expect", "9.5.1", "--json");
         assertEquals(1, expect.exit());
         assertEquals("toolkit.missing", expect.json().get("findings").get(1).get("id").asText());
     }

@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.testing.Cli;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cudnntool.Arch;
@@ -39,20 +41,20 @@ class GoldenTest {
         return TestHosts.linux(TestHosts.unixFs(), Map.of("PATH", "/usr/bin"), new FakeRunner());
     }
 
-    private static CatalogueCliTest.Run run(Host host, Catalogue catalogue, List<String> args) {
-        return CatalogueCliTest.run(host, catalogue, args.toArray(String[]::new));
+    private static Cli.Run run(Host host, Catalogue catalogue, List<String> args) {
+        return Cli.on(host).withCatalogue(catalogue).run(args.toArray(String[]::new));
     }
 
     /** Runs {@code args} with {@code --json} (golden/json/name.json) and without (golden/text/name.txt); returns the JSON run's exit. */
     private int both(String name, Host host, Catalogue catalogue, int exit, String... args) {
-        CatalogueCliTest.Run json = run(host, catalogue, concat(args, "--json"));
+        Cli.Run json = run(host, catalogue, concat(args, "--json"));
         assertEquals(exit, json.exit(), name + ": " + json.out() + json.err());
         GoldenFiles.check("json/" + name + ".json", json.out(), pinned);
         return json.exit();
     }
 
     private void text(String name, Host host, Catalogue catalogue, int exit, String... args) {
-        CatalogueCliTest.Run r = run(host, catalogue, List.of(args));
+        Cli.Run r = run(host, catalogue, List.of(args));
         assertEquals(exit, r.exit(), name + ": " + r.out() + r.err());
         GoldenFiles.check("text/" + name + ".txt", "exit " + r.exit() + "\n--- out\n" + r.out() + "--- err\n" + r.err(), pinned);
     }
@@ -87,7 +89,7 @@ class GoldenTest {
     void everyCommandsHelp() {
         for (var e : new java.util.TreeMap<>(HELP).entrySet()) {
             String[] args = e.getValue().isEmpty() ? new String[] {"--help"} : new String[] {e.getValue(), "--help"};
-            CatalogueCliTest.Run r = run(bareLinux(), Catalogue.empty(), List.of(args));
+            Cli.Run r = run(bareLinux(), Catalogue.empty(), List.of(args));
             assertEquals(0, r.exit(), e.getKey());
             assertEquals("", r.err(), e.getKey());
             GoldenFiles.check("help/" + e.getKey() + ".txt", r.out(), Map.of());
@@ -139,7 +141,7 @@ class GoldenTest {
     void rollbackOfDamagedStateAndRepair() throws Exception {
         Host host = CliTest.windowsMachine();
         Path a = archive(ArchiveFixture.windows("8.9.5.30", "12"), CliTest.downloads(host));
-        assertEquals(0, CliTest.run(host, "install", "--archive", a.toString(), "--no-probe").exit());
+        assertEquals(0, Cli.run(host, "install", "--archive", a.toString(), "--no-probe").exit());
         Path record;
         try (var l = Files.list(host.path(CliTest.TK, ".cudnn-tool", "history"))) {
             record = l.findFirst().orElseThrow().resolve("install.json");

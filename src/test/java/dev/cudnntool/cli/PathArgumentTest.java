@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -31,7 +32,7 @@ class PathArgumentTest {
                 {"inspect", "/home/me/\uFFFD/cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz"},
                 {"install", "--archive", ARCHIVE, "--manifest", "/home/me/\uFFFD.json"}};
         for (String[] args : runs) {
-            CliTest.Run r = CliTest.run(host, args);
+            Cli.Run r = Cli.run(host, args);
             assertEquals(2, r.exit(), String.join(" ", args) + " -> " + r.err());
             assertTrue(r.err().contains("not valid in this system's character encoding"), r.err());
             assertTrue(r.err().contains("\\ufffd"), "the offending character is shown: " + r.err());
@@ -42,10 +43,10 @@ class PathArgumentTest {
     @Test
     void controlCharactersAndEmptyPathsAreRefused() {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        CliTest.Run newline = CliTest.run(host, "install", "--archive", ARCHIVE, "--prefix", "/opt/a\nb");
+        Cli.Run newline = Cli.run(host, "install", "--archive", ARCHIVE, "--prefix", "/opt/a\nb");
         assertEquals(2, newline.exit(), newline.err());
         assertTrue(newline.err().contains("control character"), newline.err());
-        CliTest.Run root = CliTest.run(host, "install", "--archive", "/");
+        Cli.Run root = Cli.run(host, "install", "--archive", "/");
         assertEquals(2, root.exit(), root.err());
         assertFalse(root.err().contains("null"), root.err());
     }

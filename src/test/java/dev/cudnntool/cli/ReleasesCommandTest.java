@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.util.ArrayList;
@@ -26,10 +27,6 @@ class ReleasesCommandTest {
             CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "6".repeat(64), null),
             CatalogueEntry.of("cudnn-linux-sbsa-8.3.2.44_cuda11.5-archive.tar.xz", "7".repeat(64), null)));
 
-    static CatalogueCliTest.Run run(Host host, Catalogue c, String... args) {
-        return CatalogueCliTest.run(host, c, args);
-    }
-
     static List<String> names(JsonNode archives) {
         List<String> out = new ArrayList<>();
         archives.forEach(a -> out.add(a.get("fileName").asText()));
@@ -39,7 +36,7 @@ class ReleasesCommandTest {
     @Test
     void thisMachinesArchivesNewestFirstMarkedAgainstToolkitAndDriver() throws Exception {
         Host host = CliTest.windowsMachine(); // toolkit 12.2, driver 536.25
-        CatalogueCliTest.Run r = run(host, CATALOGUE, "releases", "--json");
+        Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         JsonNode j = r.json();
         assertEquals("releases", j.get("command").asText());
@@ -60,7 +57,7 @@ class ReleasesCommandTest {
         assertFalse(a.get(2).get("toolkitFits").asBoolean());
         assertEquals(700_000_000L, a.get(3).get("size").asLong());
         assertEquals("1".repeat(64), a.get(3).get("sha256").asText());
-        CatalogueCliTest.Run human = run(host, CATALOGUE, "releases");
+        Cli.Run human = Cli.on(host).withCatalogue(CATALOGUE).run("releases");
         assertTrue(human.out().contains("* cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip"), human.out());
         assertTrue(human.out().contains("driver too old (needs 580)"), human.out());
     }
@@ -68,29 +65,29 @@ class ReleasesCommandTest {
     @Test
     void anotherPlatformAndACudaVersionFilterWithoutMarks() throws Exception {
         Host host = CliTest.windowsMachine();
-        CatalogueCliTest.Run r = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "aarch64sbsa", "--cuda", "12", "--json");
+        Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--os", "linux", "--arch", "aarch64sbsa", "--cuda", "12", "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode a = r.json().get("archives");
         assertEquals(List.of("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz"), names(a));
         assertFalse(a.get(0).has("toolkitFits"), "another OS: this machine's toolkit says nothing");
         assertFalse(r.json().has("driver"));
-        CatalogueCliTest.Run minor = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11.4", "--json");
+        Cli.Run minor = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11.4", "--json");
         assertEquals(List.of(), names(minor.json().get("archives")), "an 11.5 build is not offered for 11.4");
-        CatalogueCliTest.Run eleven = run(host, CATALOGUE, "releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11", "--json");
+        Cli.Run eleven = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--os", "linux", "--arch", "sbsa", "--cuda", "11", "--json");
         assertEquals(List.of("cudnn-linux-sbsa-8.3.2.44_cuda11.5-archive.tar.xz"), names(eleven.json().get("archives")));
     }
 
     @Test
     void badFiltersAreUsageErrors() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        CatalogueCliTest.Run help = run(host, CATALOGUE, "releases", "--help");
+        Cli.Run help = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--help");
         assertEquals(0, help.exit());
         assertTrue(help.out().contains("Usage: cudnn releases") && help.out().contains("--json"), help.out());
-        assertTrue(run(host, CATALOGUE, "--help").out().contains("releases"), "listed by the root command");
+        assertTrue(Cli.on(host).withCatalogue(CATALOGUE).run("--help").out().contains("releases"), "listed by the root command");
         for (String[] args : List.of(new String[] {"--cuda", "twelve"}, new String[] {"--os", "beos"}, new String[] {"--arch", "mips"})) {
             List<String> all = new ArrayList<>(List.of("releases"));
             all.addAll(List.of(args));
-            CatalogueCliTest.Run r = run(host, CATALOGUE, all.toArray(String[]::new));
+            Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run(all.toArray(String[]::new));
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().startsWith("releases: error: ") && r.err().contains("; fix: "), r.err());
         }
@@ -99,7 +96,7 @@ class ReleasesCommandTest {
     @Test
     void theRealCatalogueAnswersWhichFileForCuda124OnWindows() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        CatalogueCliTest.Run r = run(host, Catalogue.bundled(), "releases", "--os", "windows", "--cuda", "12.4", "--json");
+        Cli.Run r = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "windows", "--cuda", "12.4", "--json");
         JsonNode a = r.json().get("archives");
         assertEquals("cudnn-windows-x86_64-9.27.0.42_cuda12-archive.zip", a.get(0).get("fileName").asText());
         assertTrue(a.get(0).get("recommended").asBoolean());

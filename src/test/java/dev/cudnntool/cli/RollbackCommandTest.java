@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ class RollbackCommandTest {
     void aTruncatedRecordIsOneLineExit8AndRepairLeavesTheTargetInstallable() throws Exception {
         Host host = CliTest.windowsMachine();
         Path archive = ArchiveFixture.windows("8.9.5.30", "12").writeTo(CliTest.downloads(host));
-        assertEquals(0, CliTest.run(host, "install", "--archive", archive.toString(), "--no-probe").exit());
+        assertEquals(0, Cli.run(host, "install", "--archive", archive.toString(), "--no-probe").exit());
         Path history = host.path(CliTest.TK, ".cudnn-tool", "history");
         Path record;
         try (var l = Files.list(history)) {
@@ -25,22 +26,22 @@ class RollbackCommandTest {
         String text = Files.readString(record);
         Files.writeString(record, text.substring(0, text.length() / 2));
 
-        CliTest.Run refused = CliTest.run(host, "rollback");
+        Cli.Run refused = Cli.run(host, "rollback");
         assertEquals(8, refused.exit(), refused.err());
         assertEquals(1, refused.err().strip().lines().count(), refused.err());
         assertTrue(refused.err().contains(record.toString()) && refused.err().contains("cudnn-rollback --repair"), refused.err());
         assertFalse(refused.err().contains("[Source") || refused.err().contains("null"), refused.err());
-        CliTest.Run json = CliTest.run(host, "rollback", "--json");
+        Cli.Run json = Cli.run(host, "rollback", "--json");
         assertEquals(8, json.json().get("exitCode").asInt());
-        CliTest.Run list = CliTest.run(host, "rollback", "--list", "--json");
+        Cli.Run list = Cli.run(host, "rollback", "--list", "--json");
         assertEquals("damaged", list.json().get("installs").get(0).get("state").asText(), list.out());
 
-        CliTest.Run repaired = CliTest.run(host, "rollback", "--repair", "--json");
+        Cli.Run repaired = Cli.run(host, "rollback", "--repair", "--json");
         assertEquals(0, repaired.exit(), repaired.out() + repaired.err());
         assertTrue(repaired.json().get("summary").asText().contains("could not account for"), repaired.out());
         assertTrue(repaired.json().get("findings").toString().contains("rollback.unaccounted"), repaired.out());
-        assertEquals(2, CliTest.run(host, "rollback", "--repair", "--force").exit());
-        CliTest.Run again = CliTest.run(host, "install", "--archive", archive.toString(), "--no-probe");
+        assertEquals(2, Cli.run(host, "rollback", "--repair", "--force").exit());
+        Cli.Run again = Cli.run(host, "install", "--archive", archive.toString(), "--no-probe");
         assertEquals(0, again.exit(), again.err());
     }
 }

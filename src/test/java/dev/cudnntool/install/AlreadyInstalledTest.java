@@ -13,7 +13,7 @@ import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ class AlreadyInstalledTest {
     Path downloads;
 
     static InstallService service(Host host, PostInstallCheck check) {
-        return dev.cudnntool.testing.TestPorts.install(host, new NioFileOps(), check);
+        return Machine.of(host).installer(new NioFileOps(), check);
     }
 
     static InstallOutcome run(Host host, Path archive, boolean dryRun, PostInstallCheck check) {
@@ -71,27 +71,27 @@ class AlreadyInstalledTest {
 
     @Test
     void linuxSecondInstallIsANoOp() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
-            secondInstallChangesNothing(host, fs.getPath("/usr/local/cuda-12.2"), "/usr/local/cuda", archive);
+            secondInstallChangesNothing(host, m.toolkit(), "/usr/local/cuda", archive);
         }
     }
 
     @Test
     void windowsSecondInstallIsANoOp() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = InstallServiceTest.windowsHost(fs);
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            Host host = m.host();
             Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
-            secondInstallChangesNothing(host, fs.getPath(InstallServiceTest.WIN_TK), InstallServiceTest.WIN_TK, archive);
+            secondInstallChangesNothing(host, m.toolkit(), m.toolkit().toString(), archive);
         }
     }
 
     @Test
     void aPartialInstallIsRepairedAndSaysChanged() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
             assertEquals(ExitCode.OK, run(host, archive, false, PostInstallCheck.NONE).exit());
             Map<String, String> good = TreeSnapshot.withoutState(tk);
@@ -109,11 +109,11 @@ class AlreadyInstalledTest {
             assertTrue(repair.record() != null);
             assertEquals(good, TreeSnapshot.withoutState(tk));
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os());
-            assertEquals(2, new RollbackService(host, new NioFileOps()).list(t).size());
+            assertEquals(2, m.rollbacks().list(t).size());
 
-            RollbackOutcome dryRb = new RollbackService(host, new NioFileOps()).rollback(t, null, false, true);
+            RollbackOutcome dryRb = m.rollbacks().rollback(t, null, false, true);
             assertFalse(AlreadyInstalled.changed(dryRb, true));
-            RollbackOutcome rb = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+            RollbackOutcome rb = m.rollbacks().rollback(t, null, false, false);
             assertEquals(ExitCode.OK, rb.exit(), rb.summary());
             assertTrue(AlreadyInstalled.changed(rb, false));
             assertNotEquals(good, TreeSnapshot.withoutState(tk), "the hand-made damage is back");

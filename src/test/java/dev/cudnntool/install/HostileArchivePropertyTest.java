@@ -11,6 +11,7 @@ import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.ArchiveFixture.Entry;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -178,9 +179,10 @@ class HostileArchivePropertyTest {
 
         private void runWindows(Path root) throws Exception {
             Path archive = writeArchive(Files.createDirectories(root.resolve("downloads")));
-            try (FileSystem fs = TestHosts.windowsFs()) {
-                Host host = InstallServiceTest.windowsHost(fs);
-                Path tk = fs.getPath(InstallServiceTest.WIN_TK);
+            try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+                FileSystem fs = m.fs();
+                Host host = m.host();
+                Path tk = m.toolkit();
                 Files.writeString(tk.resolve("include\\cuda.h"), "/* the toolkit's */\n");
                 Path sentinel = Files.createDirectories(fs.getPath("C:\\sentinel"));
                 Files.writeString(sentinel.resolve("zlibwapi.dll"), "the sentinel");
@@ -195,7 +197,7 @@ class HostileArchivePropertyTest {
             int exit;
             String message;
             try {
-                InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+                InstallOutcome o = Machine.of(host).installer().run(
                         new InstallRequest(archive, null, cudaPath, prefixDir, false, false), ReadProgress.NONE);
                 exit = o.exit().code();
                 message = o.summary();

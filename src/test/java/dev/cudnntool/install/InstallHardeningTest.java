@@ -18,6 +18,7 @@ import dev.cudnntool.archive.Evidence;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -38,7 +39,7 @@ class InstallHardeningTest {
     Path downloads;
 
     private static InstallOutcome prefixInstall(Host host, Path archive, Path prefix) {
-        return InstallServiceTest.service(host, new NioFileOps()).run(
+        return Machine.of(host).installer().run(
                 new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
     }
 
@@ -59,9 +60,8 @@ class InstallHardeningTest {
 
     @Test
     void toolkitFilesThatAreNotCudnnsAreNeverReplaced() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Path tk = m.toolkit();
             Files.writeString(tk.resolve("include/cuda.h"), "/* the toolkit's cuda.h */");
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.5.30", "12")
@@ -69,7 +69,7 @@ class InstallHardeningTest {
                     .file(TOP + "lib/libcudart.so.12", "planted")
                     .file(TOP + "lib/libc.so.6", "planted")
                     .writeTo(downloads);
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             assertEquals(ExitCode.ARCHIVE_REJECTED, o.exit(), o.summary());
             assertTrue(o.summary().contains("archive.foreign-file"), o.summary());
             assertEquals(before, TreeSnapshot.of(tk), "the toolkit, its state folder included, is exactly as before");
@@ -78,8 +78,8 @@ class InstallHardeningTest {
 
     @Test
     void modesAreTheToolsWhateverTheArchiveSays() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
             ArchiveFixture f = ArchiveFixture.linux("8.9.5.30", "12");
             ArchiveFixture hostile = ArchiveFixture.empty(f.fileName(), ArchiveFixture.Format.TAR_XZ);
             for (ArchiveFixture.Entry e : f.entries()) {
@@ -91,7 +91,7 @@ class InstallHardeningTest {
                     hostile.dir(e.path());
                 }
             }
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), hostile.writeTo(downloads));
+            InstallOutcome o = m.install(hostile.writeTo(downloads));
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             Path lib = fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib");
             assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(lib.resolve("libcudnn.so.8.9.5"))));
@@ -103,11 +103,11 @@ class InstallHardeningTest {
 
     @Test
     void aCudnnLikeNameWithAHugeNumberInTheTargetIsLeftAlone() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
             Path odd = fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib/libcudnn_x.so.99999999999");
             Files.writeString(odd, "someone else's");
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(),
+            InstallOutcome o = m.install(
                     ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             assertEquals("someone else's", Files.readString(odd));
@@ -116,12 +116,11 @@ class InstallHardeningTest {
 
     @Test
     void aFolderWhereACudnnFileGoesIsNamedAndNothingChanges() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Path tk = m.toolkit();
             Path folder = Files.createDirectories(tk.resolve("include/cudnn_ops_infer.h"));
             Map<String, String> before = TreeSnapshot.of(tk);
-            ToolException e = assertThrows(ToolException.class, () -> InstallServiceTest.install(host, new NioFileOps(),
+            ToolException e = assertThrows(ToolException.class, () -> m.install(
                     ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads)));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains("include/cudnn_ops_infer.h is a folder"), e.getMessage());
@@ -133,10 +132,10 @@ class InstallHardeningTest {
     @Test
     void linkLeavingDestinationAfterFlatteningIsRefused() throws Exception {
         // The reader refuses such links already; the plan checks again where the loader will follow them.
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host,
-                    fs.getPath("/usr/local/cuda-12.2"), "test"), host.os());
+                    m.toolkit(), "test"), host.os());
             ArchiveName n = ArchiveName.parse("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz");
             ArchiveItem real = new ArchiveItem(TOP + "lib/libcudnn.so.8.9.5", "lib/libcudnn.so.8.9.5",
                     EntryRole.RUNTIME_LIBRARY, EntryType.FILE, 1, "00", null, 0755);

@@ -19,9 +19,9 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
-import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -38,47 +38,14 @@ class InstallServiceTest {
     @TempDir
     Path downloads;
 
-    static final String WIN_TK = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.2";
-
-    /** A Windows machine with CUDA 12.2 installed the way NVIDIA's installer leaves it. */
-    static Host windowsHost(FileSystem fs) throws Exception {
-        Path tk = TestHosts.toolkit(fs.getPath(WIN_TK), "12.2.20230823");
-        Files.createDirectories(tk.resolve("lib").resolve("x64"));
-        Files.write(tk.resolve("bin").resolve("zlibwapi.dll"), PeImages.dll(PeImages.X64, "1.2.3.0"));
-        Files.writeString(tk.resolve("bin").resolve("cudart64_12.dll"), "not cudnn");
-        Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
-        return TestHosts.windows(fs, Map.of("CUDA_PATH", WIN_TK, "PATH", WIN_TK + "\\bin;C:\\Windows\\System32",
-                "SystemRoot", "C:\\Windows"), new FakeRunner());
-    }
-
-    static Host linuxHost(FileSystem fs) throws Exception {
-        TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.20230823");
-        Files.createSymbolicLink(fs.getPath("/usr/local/cuda"), fs.getPath("cuda-12.2"));
-        Files.writeString(fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib/libcudart.so.12"), "not cudnn");
-        return TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64"), new FakeRunner());
-    }
-
-    static InstallService service(Host host, FileOps ops) {
-        return TestPorts.install(host, ops, PostInstallCheck.NONE);
-    }
-
-    static InstallOutcome install(Host host, FileOps ops, Path archive) {
-        return service(host, ops).run(new InstallRequest(archive, null, null, null, false, false), ReadProgress.NONE);
-    }
-
-    static RollbackOutcome rollback(Host host, FileOps ops, InstallTarget t) {
-        return new RollbackService(host, ops).rollback(t, null, false, false);
-    }
-
     @Test
     void windowsFreshInstallPlacesEveryFileAndRollbackRemovesItExactly() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
-            Path tk = fs.getPath(WIN_TK);
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
 
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             assertTrue(Files.isRegularFile(tk.resolve("bin\\cudnn64_8.dll")));
             assertTrue(Files.isRegularFile(tk.resolve("bin\\cudnn_adv_train64_8.dll")));
@@ -94,33 +61,30 @@ class InstallServiceTest {
             assertTrue(o.record().installed().stream().allMatch(f -> f.sha256() != null && f.sha256().length() == 64));
             assertFalse(Files.exists(tk.resolve(".cudnn-tool\\journal.json")));
 
-            RollbackOutcome r = rollback(host, new NioFileOps(), InstallTarget.toolkit(
-                    dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os()));
+            RollbackOutcome r = m.rollback(m.toolkitTarget());
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertEquals(before, TreeSnapshot.of(tk), "rolling back the first install is an uninstall");
-            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, rollback(host, new NioFileOps(), InstallTarget.toolkit(
-                    dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os())).exit());
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, m.rollback(m.toolkitTarget()).exit());
         }
     }
 
     @Test
     void windows918PutsBinX64DllsIntoTheToolkitBin() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
             Path archive = ArchiveFixture.windows("9.18.0.77", "12").writeTo(downloads);
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
-            assertTrue(Files.isRegularFile(fs.getPath(WIN_TK, "bin", "cudnn_graph64_9.dll")));
-            assertFalse(Files.exists(fs.getPath(WIN_TK, "bin", "x64")));
+            assertTrue(Files.isRegularFile(m.toolkit().resolve("bin").resolve("cudnn_graph64_9.dll")));
+            assertFalse(Files.exists(m.toolkit().resolve("bin").resolve("x64")));
         }
     }
 
     @Test
     void linuxInstallKeepsSymlinkChainsAndModesInTheRealLib64() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             Path lib = fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib");
             assertTrue(Files.isSymbolicLink(lib.resolve("libcudnn.so.8")));
@@ -136,16 +100,16 @@ class InstallServiceTest {
 
     @Test
     void upgradeMovesStaleFilesOutAndRollbackBringsEveryByteBack() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
-            install(host, new NioFileOps(), ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
+            m.install(ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
             Path lib = tk.resolve("targets/x86_64-linux/lib");
             // A stale sub-library from some other release, copied by hand: it must not survive.
             Files.writeString(lib.resolve("libcudnn_ops_infer.so.8.8.0"), "stale");
             Map<String, String> before = TreeSnapshot.of(tk);
 
-            InstallOutcome up = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            InstallOutcome up = m.install(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
             assertEquals(ExitCode.OK, up.exit(), up.summary() + up.findings());
             assertEquals("libcudnn.so.8.9.7", Files.readSymbolicLink(lib.resolve("libcudnn.so.8")).toString());
             assertFalse(Files.exists(lib.resolve("libcudnn.so.8.9.5")), "the old release's real files are moved out");
@@ -155,8 +119,8 @@ class InstallServiceTest {
             assertTrue(up.plan().count(PlanStep.Action.REPLACE) > 0);
 
             InstallTarget t = InstallTarget.toolkit(up.preflight().toolkit(), host.os());
-            assertEquals(2, new RollbackService(host, new NioFileOps()).list(t).size());
-            RollbackOutcome r = rollback(host, new NioFileOps(), t);
+            assertEquals(2, m.rollbacks().list(t).size());
+            RollbackOutcome r = m.rollback(t);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertEquals(before, TreeSnapshot.of(tk));
         }
@@ -164,14 +128,14 @@ class InstallServiceTest {
 
     @Test
     void cudnn9InstallsBesideCudnn8AndEachRollsBack() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
             Map<String, String> pristine = TreeSnapshot.of(tk);
-            InstallOutcome eight = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            InstallOutcome eight = m.install(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
             assertEquals(ExitCode.OK, eight.exit());
             Map<String, String> withEight = TreeSnapshot.of(tk);
-            InstallOutcome nine = install(host, new NioFileOps(), ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
+            InstallOutcome nine = m.install(ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
             assertEquals(ExitCode.OK, nine.exit(), nine.summary() + nine.findings());
             Path lib = tk.resolve("targets/x86_64-linux/lib");
             assertTrue(Files.isRegularFile(lib.resolve("libcudnn_cnn_infer.so.8.9.7")), "cuDNN 8 runtime stays");
@@ -182,21 +146,20 @@ class InstallServiceTest {
             assertTrue(nine.findings().stream().anyMatch(f -> f.id().equals("install.other-major-kept")));
 
             InstallTarget t = InstallTarget.toolkit(nine.preflight().toolkit(), host.os());
-            assertEquals(ExitCode.OK, rollback(host, new NioFileOps(), t).exit());
+            assertEquals(ExitCode.OK, m.rollback(t).exit());
             assertEquals(withEight, TreeSnapshot.of(tk));
-            assertEquals(ExitCode.OK, rollback(host, new NioFileOps(), t).exit());
+            assertEquals(ExitCode.OK, m.rollback(t).exit());
             assertEquals(pristine, TreeSnapshot.of(tk));
         }
     }
 
     @Test
     void prefixInstallNeedsNoToolkitAndSaysWhichLineToAdd() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Files.createDirectories(fs.getPath("/opt"));
-            Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
-            Path prefix = fs.getPath("/opt/cudnn-9.5");
+        try (Machine m = Machine.linux().folder("/opt").build()) {
+            Host host = m.host();
+            Path prefix = m.path("/opt/cudnn-9.5");
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
-            InstallOutcome o = service(host, new NioFileOps()).run(
+            InstallOutcome o = m.installer().run(
                     new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
             assertTrue(Files.isSymbolicLink(prefix.resolve("lib/libcudnn.so.9")));
@@ -206,44 +169,42 @@ class InstallServiceTest {
             assertTrue(path.fix().contains("export LD_LIBRARY_PATH=/opt/cudnn-9.5/lib"), path.fix());
             assertTrue(o.summary().contains("--prefix /opt/cudnn-9.5"), o.summary());
 
-            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()), null, false, false);
+            RollbackOutcome r = m.rollbacks().rollback(InstallTarget.prefix(prefix, host.os()), null, false, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
-            assertFalse(Files.exists(prefix), "the prefix the install created is gone again: " + TreeSnapshot.of(fs.getPath("/opt")));
+            assertFalse(Files.exists(prefix), "the prefix the install created is gone again: " + TreeSnapshot.of(m.path("/opt")));
         }
     }
 
     @Test
     void dryRunChangesNothingAndExitsWhereTheRealRunWouldStop() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
-            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            Map<String, String> before = TreeSnapshot.of(m.toolkit());
             Path good = ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome ok = service(host, new NioFileOps()).run(new InstallRequest(good, null, null, null, false, true), ReadProgress.NONE);
+            InstallOutcome ok = m.installer().run(new InstallRequest(good, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.OK, ok.exit(), ok.summary() + ok.findings());
             assertEquals(30, ok.plan().count(PlanStep.Action.ADD));
-            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+            assertEquals(before, TreeSnapshot.of(m.toolkit()));
 
             Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
-            InstallOutcome mismatch = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, false, true), ReadProgress.NONE);
+            InstallOutcome mismatch = m.installer().run(new InstallRequest(eleven, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.HOST_NOT_READY, mismatch.exit());
             assertTrue(mismatch.findings().stream().anyMatch(f -> f.id().equals("toolkit.cuda-major-mismatch")));
-            InstallOutcome real = install(host, new NioFileOps(), eleven);
+            InstallOutcome real = m.install(eleven);
             assertEquals(mismatch.exit(), real.exit(), "a dry run exits as the real run does");
 
             Path broken = ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_adv_infer64_8.dll").writeAs(downloads.resolve("b").resolve(good.getFileName().toString()));
-            InstallOutcome incomplete = service(host, new NioFileOps()).run(new InstallRequest(broken, null, null, null, false, true), ReadProgress.NONE);
+            InstallOutcome incomplete = m.installer().run(new InstallRequest(broken, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.ARCHIVE_REJECTED, incomplete.exit());
-            assertEquals(ExitCode.ARCHIVE_REJECTED, install(host, new NioFileOps(), broken).exit());
-            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+            assertEquals(ExitCode.ARCHIVE_REJECTED, m.install(broken).exit());
+            assertEquals(before, TreeSnapshot.of(m.toolkit()));
         }
     }
 
     @Test
     void forceTurnsNamedHostErrorsIntoWarnings() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
             Path eleven = ArchiveFixture.windows("8.9.5.30", "11").writeTo(downloads);
-            InstallOutcome o = service(host, new NioFileOps()).run(new InstallRequest(eleven, null, null, null, true, false), ReadProgress.NONE);
+            InstallOutcome o = m.installer().run(new InstallRequest(eleven, null, null, null, true, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             Finding f = o.findings().stream().filter(x -> x.id().equals("toolkit.cuda-major-mismatch")).findFirst().orElseThrow();
             assertEquals(dev.cudnntool.Severity.WARN, f.severity());
@@ -257,23 +218,23 @@ class InstallServiceTest {
         int total;
         Map<String, String> upgraded;
         Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
             FailingFileOps counting = new FailingFileOps();
-            assertEquals(ExitCode.OK, install(host, counting, archive).exit());
+            assertEquals(ExitCode.OK, m.install(counting, archive).exit());
             total = counting.calls;
-            upgraded = TreeSnapshot.withoutState(fs.getPath("/usr/local/cuda-12.2"));
+            upgraded = TreeSnapshot.withoutState(m.toolkit());
         }
         assertTrue(total > 60, "a whole install makes many calls: " + total);
         int committedAnyway = 0;
         for (int n = 1; n <= total; n++) {
-            try (FileSystem fs = TestHosts.unixFs()) {
-                Host host = upgradeScene(fs);
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+            try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                        .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+                Path tk = m.toolkit();
                 Map<String, String> before = TreeSnapshot.of(tk);
                 InstallOutcome o;
                 try {
-                    o = install(host, new FailingFileOps(n), archive);
+                    o = m.install(new FailingFileOps(n), archive);
                 } catch (ToolException e) {
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), "call " + n + ": " + e.getMessage());
                     assertEquals(before, TreeSnapshot.of(tk), "call " + n);
@@ -296,21 +257,23 @@ class InstallServiceTest {
     void everySingleFailedRollbackOperationLeavesTheToolkitAsItWas() throws Exception {
         int total;
         Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Host host = m.host();
+            InstallOutcome o = m.install(archive);
             FailingFileOps counting = new FailingFileOps();
-            assertEquals(ExitCode.OK, rollback(host, counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os())).exit());
+            assertEquals(ExitCode.OK, m.rollback(counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os())).exit());
             total = counting.calls;
         }
         for (int n = 1; n <= total; n++) {
-            try (FileSystem fs = TestHosts.unixFs()) {
-                Host host = upgradeScene(fs);
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+            try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                        .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+                Host host = m.host();
+                Path tk = m.toolkit();
                 Map<String, String> pristine = TreeSnapshot.withoutState(tk);
-                InstallOutcome o = install(host, new NioFileOps(), archive);
+                InstallOutcome o = m.install(archive);
                 Map<String, String> installed = TreeSnapshot.of(tk);
-                RollbackOutcome r = rollback(host, new FailingFileOps(n), InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
+                RollbackOutcome r = m.rollback(new FailingFileOps(n), InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
                 if (r.exit() == ExitCode.OK) {
                     // The failure hit clean-up after the commit point: the rollback itself is complete.
                     assertEquals(pristine, TreeSnapshot.withoutState(tk), "call " + n);
@@ -324,21 +287,22 @@ class InstallServiceTest {
 
     @Test
     void whenTheUndoFailsTooTheJournalStaysAndRollbackFinishesIt() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             FailingFileOps counting = new FailingFileOps();
             Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
-            try (FileSystem probe = TestHosts.unixFs()) {
-                install(upgradeScene(probe), counting, archive);
+            try (Machine probe = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+                probe.install(counting, archive);
             }
             int commitMove = counting.calls - 12; // a move in the middle of the commit
-            InstallOutcome o = install(host, new FailingFileOps(commitMove, commitMove + 3), archive);
+            InstallOutcome o = m.install(new FailingFileOps(commitMove, commitMove + 3), archive);
             assertEquals(ExitCode.ROLLBACK_FAILED, o.exit(), o.summary());
             assertTrue(o.summary().contains("cudnn-rollback"));
             assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")));
-            InstallOutcome blocked = install(host, new NioFileOps(), archive);
+            InstallOutcome blocked = m.install(archive);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, blocked.exit() == null ? null : blocked.exit());
         } catch (ToolException e) {
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
@@ -348,23 +312,26 @@ class InstallServiceTest {
 
     @Test
     void aPendingJournalBlocksInstallUntilRollbackCompletesIt() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            FileSystem fs = m.fs();
+            Host host = m.host();
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
             FailingFileOps counting = new FailingFileOps();
-            try (FileSystem probe = TestHosts.unixFs()) {
-                install(upgradeScene(probe), counting, archive);
+            try (Machine probe = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+                probe.install(counting, archive);
             }
             int commitMove = counting.calls - 12;
-            assertEquals(ExitCode.ROLLBACK_FAILED, install(host, new FailingFileOps(commitMove, commitMove + 3), archive).exit());
-            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            assertEquals(ExitCode.ROLLBACK_FAILED, m.install(new FailingFileOps(commitMove, commitMove + 3), archive).exit());
+            ToolException e = assertThrows(ToolException.class, () -> m.install(archive));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.fix().contains("cudnn-rollback"), e.fix());
 
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, fs.getPath("/usr/local/cuda"), "t"), host.os());
-            RollbackOutcome r = rollback(host, new NioFileOps(), t);
+            RollbackOutcome r = m.rollback(t);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(r.summary().contains("undid the interrupted install"), r.summary());
             assertEquals(before, TreeSnapshot.of(tk));
@@ -375,26 +342,28 @@ class InstallServiceTest {
     void anInterruptedRollbackIsResumedByTheNextOne() throws Exception {
         Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
         int total;
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Host host = m.host();
+            InstallOutcome o = m.install(archive);
             FailingFileOps counting = new FailingFileOps();
-            rollback(host, counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
+            m.rollback(counting, InstallTarget.toolkit(o.preflight().toolkit(), host.os()));
             total = counting.calls;
         }
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
             Map<String, String> pristine = TreeSnapshot.withoutState(tk);
-            InstallOutcome o = install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             InstallTarget t = InstallTarget.toolkit(o.preflight().toolkit(), host.os());
             // Fail in the middle of the rollback's moves, and again while reverting them: as good as a kill.
             int mid = total / 2;
-            RollbackOutcome broken = rollback(host, new FailingFileOps(mid, mid + 2), t);
+            RollbackOutcome broken = m.rollback(new FailingFileOps(mid, mid + 2), t);
             assertEquals(ExitCode.ROLLBACK_FAILED, broken.exit(), broken.summary());
             assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")));
-            assertTrue(new RollbackService(host, new NioFileOps()).list(t).stream().anyMatch(e -> e.state().equals("unfinished rollback")));
-            RollbackOutcome resumed = rollback(host, new NioFileOps(), t);
+            assertTrue(m.rollbacks().list(t).stream().anyMatch(e -> e.state().equals("unfinished rollback")));
+            RollbackOutcome resumed = m.rollback(t);
             assertEquals(ExitCode.OK, resumed.exit(), resumed.summary());
             assertTrue(resumed.summary().contains("finished the interrupted rollback"), resumed.summary());
             assertEquals(pristine, TreeSnapshot.withoutState(tk));
@@ -403,11 +372,11 @@ class InstallServiceTest {
 
     @Test
     void verificationFailureAfterCommitRestoresTheToolkit() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
-            InstallService s = TestPorts.install(host, new NioFileOps(),
+            InstallService s = m.installer(new NioFileOps(),
                     (t, r) -> List.of(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe aborted", "fix")));
             InstallOutcome o = s.run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null,
                     null, false, false), ReadProgress.NONE);
@@ -419,41 +388,38 @@ class InstallServiceTest {
 
     @Test
     void aReadOnlyDestinationStopsBeforeAnyChangeWithExit5() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
-            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
-            Path bin = fs.getPath(WIN_TK, "bin");
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            Map<String, String> before = TreeSnapshot.of(m.toolkit());
+            Path bin = m.toolkit().resolve("bin");
             FailingFileOps ro = new FailingFileOps().readOnly(p -> p.startsWith(bin));
             ToolException e = assertThrows(ToolException.class,
-                    () -> install(host, ro, ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)));
+                    () -> m.install(ro, ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains(bin.toString()), e.getMessage());
             assertTrue(e.fix().contains("elevated prompt"), e.fix());
-            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
+            assertEquals(before, TreeSnapshot.of(m.toolkit()));
         }
     }
 
     @Test
     void aDllHeldOpenByARunningProgramStopsTheInstallBeforeAnyChange() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = windowsHost(fs);
-            assertEquals(ExitCode.OK, install(host, new NioFileOps(), ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)).exit());
-            Map<String, String> before = TreeSnapshot.of(fs.getPath(WIN_TK));
-            Path loaded = fs.getPath(WIN_TK, "bin", "cudnn_cnn_infer64_8.dll");
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            assertEquals(ExitCode.OK, m.install(ArchiveFixture.windows("8.9.5.30", "12").writeTo(downloads)).exit());
+            Map<String, String> before = TreeSnapshot.of(m.toolkit());
+            Path loaded = m.toolkit().resolve("bin").resolve("cudnn_cnn_infer64_8.dll");
             Path upgrade = ArchiveFixture.windows("8.9.7.29", "12").writeTo(downloads);
             ToolException e = assertThrows(ToolException.class,
-                    () -> install(host, new FailingFileOps().inUse(loaded::equals), upgrade));
+                    () -> m.install(new FailingFileOps().inUse(loaded::equals), upgrade));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains(loaded.toString()) && e.getMessage().contains("running program"), e.getMessage());
             assertTrue(e.fix().contains("Jupyter"), e.fix());
             // Where the Restart Manager names the holder, the message names it too.
-            ToolException named = assertThrows(ToolException.class, () -> new InstallService(TestPorts.ports(host,
-                    new FailingFileOps().inUse(loaded::equals), PostInstallCheck.NONE,
-                    files -> files.contains(loaded) ? List.of("python.exe (pid 4242)") : List.of(), SearchPathStores.forHost(host)))
+            ToolException named = assertThrows(ToolException.class, () -> m.installer(new FailingFileOps().inUse(loaded::equals),
+                    files -> files.contains(loaded) ? List.of("python.exe (pid 4242)") : List.of())
                     .run(new InstallRequest(upgrade, null, null, null, false, false), ReadProgress.NONE));
             assertTrue(named.getMessage().contains("in use by python.exe (pid 4242)"), named.getMessage());
-            assertEquals(before, TreeSnapshot.of(fs.getPath(WIN_TK)));
-            InstallOutcome dry = service(host, new FailingFileOps().inUse(loaded::equals)).run(
+            assertEquals(before, TreeSnapshot.of(m.toolkit()));
+            InstallOutcome dry = m.installer(new FailingFileOps().inUse(loaded::equals)).run(
                     new InstallRequest(upgrade, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit(), "the dry run stops where the real run would");
             assertTrue(dry.findings().stream().anyMatch(f -> f.id().equals("install.file-in-use")));
@@ -464,9 +430,9 @@ class InstallServiceTest {
     void diskFullWhileStagingLeavesTheToolkitAsItWas() throws Exception {
         Configuration small = Configuration.unix().toBuilder().setAttributeViews("basic", "posix")
                 .setMaxSize(3 << 20).setBlockSize(4096).build();
-        try (FileSystem fs = Jimfs.newFileSystem(small)) {
-            Host host = linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (FileSystem fs = Jimfs.newFileSystem(small);
+             Machine m = Machine.linux(fs).toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             byte[] big = new byte[6 << 20];
             new java.util.Random(7).nextBytes(big);
@@ -475,7 +441,7 @@ class InstallServiceTest {
                     .xzPreset(0).writeTo(downloads);
             InstallOutcome o;
             try {
-                o = install(host, new NioFileOps(), archive);
+                o = m.install(archive);
             } catch (ToolException e) {
                 assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), e.getMessage());
                 assertTrue(e.getMessage().contains("free"), e.getMessage());
@@ -490,9 +456,9 @@ class InstallServiceTest {
 
     @Test
     void aCorruptEntryInTheMiddleChangesNothing() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
             byte[] bytes = Files.readAllBytes(archive);
@@ -500,7 +466,7 @@ class InstallServiceTest {
                 bytes[i] ^= 0x33;
             }
             Files.write(archive, bytes);
-            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            ToolException e = assertThrows(ToolException.class, () -> m.install(archive));
             assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
             assertEquals(before, TreeSnapshot.of(tk));
         }
@@ -512,36 +478,37 @@ class InstallServiceTest {
         // second lock on the same file overlaps and is refused, as another process's would be.
         // A Windows-layout archive (no symlinks), so the test runs on a Windows CI machine too.
         Path tk = TestHosts.toolkit(machine.resolve("cuda-12.2"), "12.2.20230823");
-        Host host = TestHosts.windows(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner());
+        Machine m = Machine.of(TestHosts.windows(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner()));
         Path state = tk.resolve(".cudnn-tool");
         Files.createDirectories(state);
         Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);
         try (TargetLock held = TargetLock.acquire(state)) {
             Map<String, String> before = TreeSnapshot.of(tk);
-            ToolException e = assertThrows(ToolException.class, () -> install(host, new NioFileOps(), archive));
+            ToolException e = assertThrows(ToolException.class, () -> m.install(archive));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains("locked by a running install"), e.getMessage());
             assertEquals(before, TreeSnapshot.of(tk), "nothing moved while the other run held the lock");
         }
-        assertEquals(ExitCode.OK, install(host, new NioFileOps(), archive).exit(), "free again once released");
+        assertEquals(ExitCode.OK, m.install(archive).exit(), "free again once released");
     }
 
     @Test
     void rollbackRefusesWhenInstalledFilesWereChangedUnlessForced() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
+            Host host = m.host();
+            Path tk = m.toolkit();
             Map<String, String> pristine = TreeSnapshot.of(tk);
-            InstallOutcome o = install(host, new NioFileOps(), ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
+            InstallOutcome o = m.install(ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads));
             Files.writeString(tk.resolve("include/cudnn_version.h"), "// edited by hand");
             InstallTarget t = InstallTarget.toolkit(o.preflight().toolkit(), host.os());
-            RollbackOutcome refused = rollback(host, new NioFileOps(), t);
+            RollbackOutcome refused = m.rollback(t);
             assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, refused.exit());
             assertTrue(refused.summary().contains("cudnn_version.h"), refused.summary());
-            RollbackOutcome dry = new RollbackService(host, new NioFileOps()).rollback(t, null, true, true);
+            RollbackOutcome dry = m.rollbacks().rollback(t, null, true, true);
             assertEquals(ExitCode.OK, dry.exit());
             assertTrue(Files.exists(tk.resolve("include/cudnn.h")), "a dry run changes nothing");
-            RollbackOutcome forced = new RollbackService(host, new NioFileOps()).rollback(t, null, true, false);
+            RollbackOutcome forced = m.rollbacks().rollback(t, null, true, false);
             assertEquals(ExitCode.OK, forced.exit(), forced.summary());
             assertEquals(1, forced.keptChangedFiles().size());
             assertEquals("// edited by hand", Files.readString(fs.getPath(forced.keptChangedFiles().get(0))));
@@ -551,33 +518,21 @@ class InstallServiceTest {
 
     @Test
     void rollbackOfAnOlderInstallNeedsForceAndDamagedBackupsAreNeverRestored() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = linuxHost(fs);
-            InstallOutcome first = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
-            InstallOutcome second = install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
+            InstallOutcome first = m.install(ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads));
+            InstallOutcome second = m.install(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
             InstallTarget t = InstallTarget.toolkit(second.preflight().toolkit(), host.os());
-            RollbackOutcome older = new RollbackService(host, new NioFileOps()).rollback(t, first.record().id(), false, false);
+            RollbackOutcome older = m.rollbacks().rollback(t, first.record().id(), false, false);
             assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, older.exit());
             assertTrue(older.summary().contains("later installs"), older.summary());
 
             InstallRecord.BackedUpFile b = second.record().backedUp().stream().filter(x -> x.sha256() != null).findFirst().orElseThrow();
             Files.writeString(new StatePaths(t.root()).resolve(b.backup()), "bit rot");
-            RollbackOutcome damaged = new RollbackService(host, new NioFileOps()).rollback(t, null, true, false);
+            RollbackOutcome damaged = m.rollbacks().rollback(t, null, true, false);
             assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, damaged.exit());
             assertTrue(damaged.summary().contains("damaged"), damaged.summary());
-            assertNotEquals(ExitCode.OK, new RollbackService(host, new NioFileOps()).rollback(t, "no-such-id", false, false).exit());
+            assertNotEquals(ExitCode.OK, m.rollbacks().rollback(t, "no-such-id", false, false).exit());
         }
-    }
-
-    /** CUDA 12.2 on Linux with cuDNN 8.9.5 already installed by the tool: an upgrade replaces and removes files. */
-    static Host upgradeScene(FileSystem fs) throws Exception {
-        Host host = linuxHost(fs);
-        Path archive = fs.getPath("/tmp");
-        Files.createDirectories(archive);
-        Path a = ArchiveFixture.linux("8.9.5.30", "12").writeTo(archive);
-        InstallOutcome o = install(host, new NioFileOps(), a);
-        assertEquals(ExitCode.OK, o.exit(), o.summary());
-        Files.delete(a);
-        return host;
     }
 }

@@ -11,6 +11,7 @@ import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -44,13 +45,13 @@ class InstallTransactionTest {
     void aJournalThatCannotBeWrittenIsExit6AndNothingChanged() throws Exception {
         Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
         for (String op : new String[] {"journal", "journal-log"}) {
-            try (FileSystem fs = TestHosts.unixFs()) {
-                Host host = InstallServiceTest.upgradeScene(fs);
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+            try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                        .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+                Path tk = m.toolkit();
                 Map<String, String> before = TreeSnapshot.of(tk);
                 FailingFileOps full = new FailingFileOps().diskFull((o, p) -> o.equals(op)
                         && p.getFileName().toString().startsWith("journal."));
-                InstallOutcome o = InstallServiceTest.install(host, full, archive);
+                InstallOutcome o = m.install(full, archive);
                 assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), op + ": " + o.summary());
                 assertTrue(o.summary().contains("No space left on device") && o.summary().contains("was changed"), o.summary());
                 assertFalse(o.summary().contains("cudnn-rollback"), "no advice to roll back: " + o.summary());
@@ -61,10 +62,11 @@ class InstallTransactionTest {
 
     @Test
     void theInjectedFaultHookRunsAfterEveryCommitStepAndNowhereElse() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.upgradeScene(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Host host = m.host();
             int[] calls = {0};
-            Path journal = fs.getPath("/usr/local/cuda-12.2/.cudnn-tool/journal.json");
+            Path journal = m.path("/usr/local/cuda-12.2/.cudnn-tool/journal.json");
             FaultHook hook = () -> {
                 assertTrue(Files.exists(journal), "called inside the commit, with the journal in place");
                 calls[0]++;
@@ -82,17 +84,18 @@ class InstallTransactionTest {
 
     @Test
     void aHalfWrittenTempJournalIsCleanedUpAndNeverUndoesTheInstallBefore() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.upgradeScene(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                    .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
             Map<String, String> with895 = TreeSnapshot.withoutState(tk);
             Path tmp = tk.resolve(".cudnn-tool/journal.json.tmp");
             Files.writeString(tmp, "{\"id\":\"20261130T030000Z-0002\",\"kind\":\"ins");
             InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
-            RollbackOutcome dry = new RollbackService(host, new NioFileOps()).rollback(t, null, false, true);
+            RollbackOutcome dry = m.rollbacks().rollback(t, null, false, true);
             assertTrue(dry.summary().contains("half-written journal"), dry.summary());
             assertTrue(Files.exists(tmp), "a dry run changes nothing");
-            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+            RollbackOutcome r = m.rollbacks().rollback(t, null, false, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(r.summary().contains("half-written journal") && r.summary().contains("nothing else was rolled back"),
                     r.summary());
@@ -100,7 +103,7 @@ class InstallTransactionTest {
             assertEquals(with895, TreeSnapshot.withoutState(tk), "cuDNN 8.9.5 is still installed");
             // An install holding the lock cleans a leftover temp journal as well.
             Files.writeString(tmp, "{");
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
+            InstallOutcome o = m.install(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads));
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertFalse(Files.exists(tmp));
         }
@@ -136,7 +139,7 @@ class InstallTransactionTest {
                     assertEquals(null, remount, "remount " + kind + "=" + used);
                     InstallOutcome o;
                     try {
-                        o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
+                        o = Machine.of(host).installer().run(new InstallRequest(archive, null,
                                 tk, null, false, false), ReadProgress.NONE);
                     } catch (ToolException e) {
                         assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode(), kind + "+" + k + ": " + e.getMessage());
@@ -157,7 +160,7 @@ class InstallTransactionTest {
                     }
                     assertEquals(ExitCode.ROLLBACK_FAILED, o.exit(), kind + "+" + k + ": " + o.summary());
                     InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
-                    RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(t, null, false, false);
+                    RollbackOutcome r = Machine.of(host).rollbacks().rollback(t, null, false, false);
                     assertEquals(ExitCode.OK, r.exit(), kind + "+" + k + ": " + r.summary());
                     assertEquals(withoutState(before), TreeSnapshot.withoutState(tk), kind + "+" + k);
                 } finally {
@@ -180,7 +183,7 @@ class InstallTransactionTest {
         TestHosts.linuxToolkit(tk, "12.2.20230823");
         Host host = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
         Path a = ArchiveFixture.linux("8.9.5.30", "12").writeTo(Files.createTempDirectory(downloads, "s"));
-        InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(a, null, tk, null,
+        InstallOutcome o = Machine.of(host).installer().run(new InstallRequest(a, null, tk, null,
                 false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, o.exit(), o.summary());
         return host;

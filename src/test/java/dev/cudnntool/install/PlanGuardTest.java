@@ -12,6 +12,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.FileSystem;
@@ -29,7 +30,7 @@ class PlanGuardTest {
     Path downloads;
 
     private static InstallOutcome run(Host host, Path archive, boolean dryRun) {
-        return InstallServiceTest.service(host, new NioFileOps()).run(
+        return Machine.of(host).installer().run(
                 new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
@@ -37,9 +38,9 @@ class PlanGuardTest {
     void aToolkitFileThatIsNotCudnnsIsNeverReplaced() throws Exception {
         for (String[] c : new String[][] {{"include/cuda.h", "include/cuda.h"},
                 {"lib/libcudart.so.12", "targets/x86_64-linux/lib/libcudart.so.12"}}) {
-            try (FileSystem fs = TestHosts.unixFs()) {
-                Host host = InstallServiceTest.linuxHost(fs);
-                Path tk = fs.getPath("/usr/local/cuda-12.2");
+            try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+                Host host = m.host();
+                Path tk = m.toolkit();
                 TestHosts.write(tk.resolve("include/cuda.h"), "the toolkit's own");
                 Map<String, String> before = TreeSnapshot.of(tk);
                 Path archive = ArchiveFixture.linux("8.9.7.29", "12").file(TOP + c[0], "planted")
@@ -62,9 +63,10 @@ class PlanGuardTest {
 
     @Test
     void aTargetFolderThatLeadsOutsideIsSaidOutLoudAndThePlanShowsWhereFilesGo() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
+            Host host = m.host();
+            Path tk = m.toolkit();
             Path shared = Files.createDirectories(fs.getPath("/opt/shared/include"));
             Files.delete(tk.resolve("include"));
             Files.createSymbolicLink(tk.resolve("include"), shared);
@@ -81,7 +83,7 @@ class PlanGuardTest {
             }
             assertTrue(Files.isRegularFile(shared.resolve("cudnn.h")));
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "t"), host.os());
-            RollbackOutcome r = InstallServiceTest.rollback(host, new NioFileOps(), t);
+            RollbackOutcome r = m.rollback(t);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(!Files.exists(shared.resolve("cudnn.h")), "rollback undoes it through the same link");
         }
@@ -89,9 +91,9 @@ class PlanGuardTest {
 
     @Test
     void aFolderWhereACudnnFileGoesIsNamedAndNothingChanges() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
-            Path tk = fs.getPath("/usr/local/cuda-12.2");
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            Host host = m.host();
+            Path tk = m.toolkit();
             Files.createDirectories(tk.resolve("include/cudnn.h"));
             Map<String, String> before = TreeSnapshot.of(tk);
             Path archive = ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads);
@@ -107,9 +109,10 @@ class PlanGuardTest {
 
     @Test
     void onWindowsALibX64FolderLinkedOutsideIsNamedAndRollsBack() throws Exception {
-        try (FileSystem fs = TestHosts.windowsFs()) {
-            Host host = InstallServiceTest.windowsHost(fs);
-            Path tk = fs.getPath(InstallServiceTest.WIN_TK);
+        try (Machine m = Machine.windows().toolkit("12.2.20230823").zlibwapi().build()) {
+            FileSystem fs = m.fs();
+            Host host = m.host();
+            Path tk = m.toolkit();
             Path shared = Files.createDirectories(fs.getPath("C:\\shared\\x64libs"));
             Files.createSymbolicLink(tk.resolve("lib\\x64-link"), shared);
             Files.delete(tk.resolve("lib\\x64"));
@@ -122,7 +125,7 @@ class PlanGuardTest {
                     && f.message().contains("C:\\shared\\x64libs")), o.findings().toString());
             assertTrue(Files.isRegularFile(shared.resolve("cudnn.lib")));
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "t"), host.os());
-            assertEquals(ExitCode.OK, InstallServiceTest.rollback(host, new NioFileOps(), t).exit());
+            assertEquals(ExitCode.OK, m.rollback(t).exit());
             assertEquals(before, TreeSnapshot.of(shared));
         }
     }

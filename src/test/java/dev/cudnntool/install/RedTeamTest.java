@@ -13,6 +13,7 @@ import dev.cudnntool.Hex;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -140,14 +141,14 @@ class RedTeamTest {
         Path prefix = work.resolve("cudnn");
         Path sentinel = Files.createDirectories(work.resolve("sentinel"));
         Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-        InstallOutcome installed = InstallServiceTest.service(host, new NioFileOps()).run(
+        InstallOutcome installed = Machine.of(host).installer().run(
                 new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
         assertEquals(ExitCode.OK, installed.exit(), installed.summary());
         Path lock = prefix.resolve(".cudnn-tool/lock");
         Files.deleteIfExists(lock);
         Path outside = sentinel.resolve("created-through-the-lock");
         Files.createSymbolicLink(lock, outside);
-        RollbackOutcome o = new RollbackService(host, new NioFileOps()).rollback(
+        RollbackOutcome o = Machine.of(host).rollbacks().rollback(
                 InstallTarget.prefix(prefix, host.os()), null, false, false);
         assertEquals(ExitCode.OK, o.exit(), o.summary());
         assertTrue(!Files.exists(outside, LinkOption.NOFOLLOW_LINKS), "no file was created outside the target");
@@ -168,10 +169,10 @@ class RedTeamTest {
                 Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
                 Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", dir),
                         new FakeRunner());
-                InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+                InstallOutcome o = Machine.of(host).install(archive);
                 assertEquals(ExitCode.HOST_NOT_READY, o.exit(), o.summary());
                 assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("toolkit.not-a-toolkit")), o.findings().toString());
-                InstallOutcome opt = InstallServiceTest.service(host, new NioFileOps()).run(new InstallRequest(archive, null,
+                InstallOutcome opt = Machine.of(host).installer().run(new InstallRequest(archive, null,
                         fs.getPath(dir), null, true, false), ReadProgress.NONE);
                 assertEquals(ExitCode.HOST_NOT_READY, opt.exit(), opt.summary());
                 assertEquals(before, TreeSnapshot.of(fs.getPath("/")), "nothing was written");
@@ -185,13 +186,13 @@ class RedTeamTest {
      */
     @Test
     void toolkitFileThatIsNotCudnnsIsNeverMovedOutAsStale() throws Exception {
-        try (FileSystem fs = TestHosts.unixFs()) {
-            Host host = InstallServiceTest.linuxHost(fs);
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
+            FileSystem fs = m.fs();
             Path include = fs.getPath("/usr/local/cuda-12.2/include");
             Files.writeString(include.resolve("cudnn_frontend.h"), "#include \"cudnn_frontend/graph.h\"\n");
             Files.writeString(include.resolve("cudnn_frontend_utils.h"), "/* frontend */\n");
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+            InstallOutcome o = m.install(archive);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertTrue(o.summary().contains("0 old files moved out"), o.summary());
             assertEquals("#include \"cudnn_frontend/graph.h\"\n", Files.readString(include.resolve("cudnn_frontend.h")));
@@ -211,19 +212,19 @@ class RedTeamTest {
             Path prefix = Files.createDirectories(fs.getPath("/home/me/project"));
             Files.writeString(prefix.resolve("LICENSE"), "MIT License, my project\n");
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+            InstallOutcome o = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
             assertTrue(o.record().license() != null && Files.readString(prefix.resolve(o.record().license())).contains("cuDNN"),
                     "cuDNN's licence is kept in the record: " + o.record().license());
-            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()),
+            RollbackOutcome r = Machine.of(host).rollbacks().rollback(InstallTarget.prefix(prefix, host.os()),
                     null, false, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertEquals("MIT License, my project\n", Files.readString(prefix.resolve("LICENSE")));
             // a cuDNN licence from an earlier install is cuDNN's: replaced as before
             Files.writeString(prefix.resolve("LICENSE"), "cuDNN SOFTWARE LICENSE AGREEMENT (older)\n");
-            InstallOutcome again = InstallServiceTest.service(host, new NioFileOps()).run(
+            InstallOutcome again = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, again.exit(), again.summary());
             assertTrue(Files.readString(prefix.resolve("LICENSE")).contains("(fixture)"));
@@ -243,12 +244,12 @@ class RedTeamTest {
             Path real = Files.createDirectories(fs.getPath("/data/cudnn-lib"));
             Files.createSymbolicLink(prefix.resolve("lib"), real);
             Path archive = ArchiveFixture.linux("8.9.5.30", "12").writeTo(downloads);
-            InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+            InstallOutcome o = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, null, prefix, false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")), o.findings().toString());
             assertTrue(Files.exists(real.resolve("libcudnn.so.8.9.5")));
-            RollbackOutcome r = new RollbackService(host, new NioFileOps()).rollback(InstallTarget.prefix(prefix, host.os()),
+            RollbackOutcome r = Machine.of(host).rollbacks().rollback(InstallTarget.prefix(prefix, host.os()),
                     null, false, false);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             try (Stream<Path> left = Files.list(real)) {
@@ -272,7 +273,7 @@ class RedTeamTest {
                     .writeTo(downloads);
             for (boolean dry : new boolean[] {true, false}) {
                 try {
-                    InstallOutcome o = InstallServiceTest.service(host, new NioFileOps()).run(
+                    InstallOutcome o = Machine.of(host).installer().run(
                             new InstallRequest(archive, null, null, prefix, false, dry), ReadProgress.NONE);
                     assertEquals(ExitCode.TARGET_NOT_WRITABLE, o.exit(), o.summary());
                 } catch (ToolException e) {

@@ -15,6 +15,7 @@ import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -66,13 +67,11 @@ class StateCorruptionPropertyTest {
     static void scene() throws Exception {
         archives = Files.createTempDirectory("cudnn-props");
         template = TestHosts.unixFs();
-        Host host = InstallServiceTest.linuxHost(template);
-        Path sentinel = template.getPath("/usr/local/sentinel");
-        Files.createDirectories(sentinel.resolve("sub"));
-        Files.writeString(sentinel.resolve("file"), "keep me");
+        Machine m = Machine.linux(template).toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                .folder("/usr/local/sentinel/sub").file("/usr/local/sentinel/file", "keep me").build();
         for (String v : new String[] {"8.9.5.30", "8.9.7.29"}) {
             Path a = ArchiveFixture.linux(v, "12").writeTo(Files.createTempDirectory(archives, "a"));
-            InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), a);
+            InstallOutcome o = m.install(a);
             if (o.exit() != ExitCode.OK) {
                 throw new IllegalStateException(o.summary());
             }
@@ -110,13 +109,14 @@ class StateCorruptionPropertyTest {
     private void check(List<Integer> corruptions, int action) throws Exception {
         try (FileSystem fs = TestHosts.unixFs()) {
             copy(template.getPath("/"), fs.getPath("/"));
-            Host host = TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64"), new FakeRunner());
+            Machine m = Machine.of(TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64"), new FakeRunner()));
+            Host host = m.host();
             Path tk = fs.getPath("/usr/local/cuda-12.2");
             for (int c : corruptions) {
                 corrupt(fs, tk, c);
             }
             InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
-            RollbackService rs = new RollbackService(host, new NioFileOps());
+            RollbackService rs = m.rollbacks();
             String what = "corruptions " + corruptions + ", action " + action;
             switch (action) {
                 case 0 -> step(fs, tk, what, () -> rs.rollback(t, null, false, false).exit());
@@ -126,9 +126,9 @@ class StateCorruptionPropertyTest {
                     step(fs, tk, what + " (repair)", () -> rs.repair(t, false).exit());
                     step(fs, tk, what + " (rollback after repair)", () -> rs.rollback(t, null, false, false).exit());
                 }
-                case 4 -> step(fs, tk, what, () -> InstallServiceTest.service(host, new NioFileOps()).run(
+                case 4 -> step(fs, tk, what, () -> m.installer().run(
                         new InstallRequest(newer, null, null, null, false, false), ReadProgress.NONE).exit());
-                default -> step(fs, tk, what, () -> InstallServiceTest.service(host, new NioFileOps()).run(
+                default -> step(fs, tk, what, () -> m.installer().run(
                         new InstallRequest(newer, null, null, null, false, true), ReadProgress.NONE).exit());
             }
         }

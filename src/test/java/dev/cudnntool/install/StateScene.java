@@ -11,9 +11,8 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.io.IOException;
 import java.nio.file.FileSystem;
@@ -30,6 +29,7 @@ import java.util.function.Supplier;
 public final class StateScene implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
+    final Machine m;
     final FileSystem fs;
     final Host host;
     public final Path tk;
@@ -42,22 +42,23 @@ public final class StateScene implements AutoCloseable {
 
     public StateScene(Path downloads) throws Exception {
         this.downloads = downloads;
-        fs = TestHosts.unixFs();
-        host = InstallServiceTest.linuxHost(fs);
-        tk = fs.getPath("/usr/local/cuda-12.2");
+        m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+                .file("/usr/local/sentinel/file", "keep me")
+                .file("/usr/local/sentinel/sub/cudnn.h", "keep me too")
+                .build();
+        fs = m.fs();
+        host = m.host();
+        tk = m.toolkit();
         state = tk.resolve(".cudnn-tool");
         sentinel = fs.getPath("/usr/local/sentinel");
-        Files.createDirectories(sentinel.resolve("sub"));
-        Files.writeString(sentinel.resolve("file"), "keep me");
-        Files.writeString(sentinel.resolve("sub/cudnn.h"), "keep me too");
         first = install(ArchiveFixture.linux("8.9.5.30", "12"));
         second = install(ArchiveFixture.linux("8.9.7.29", "12"));
-        target = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "test"), host.os());
+        target = m.toolkitTarget();
     }
 
     InstallOutcome install(ArchiveFixture a) throws IOException {
         Path archive = a.writeTo(Files.createTempDirectory(downloads, "a"));
-        InstallOutcome o = InstallServiceTest.install(host, new NioFileOps(), archive);
+        InstallOutcome o = m.install(archive);
         assertEquals(ExitCode.OK, o.exit(), o.summary() + o.findings());
         return o;
     }
@@ -80,7 +81,7 @@ public final class StateScene implements AutoCloseable {
     }
 
     public RollbackService rollbacks() {
-        return new RollbackService(host, new NioFileOps());
+        return m.rollbacks();
     }
 
     public RollbackOutcome rollback() {
@@ -89,7 +90,7 @@ public final class StateScene implements AutoCloseable {
 
     public InstallOutcome installAgain(boolean dryRun) throws IOException {
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createTempDirectory(downloads, "n"));
-        return InstallServiceTest.service(host, new NioFileOps()).run(
+        return m.installer().run(
                 new InstallRequest(archive, null, null, null, false, dryRun), ReadProgress.NONE);
     }
 
@@ -118,6 +119,6 @@ public final class StateScene implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        fs.close();
+        m.close();
     }
 }

@@ -12,6 +12,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -59,12 +60,12 @@ class TargetChecksTest {
             // The running install is in its commit: its journal is on disk.
             Files.writeString(state.resolve("journal.json"), StateReaderTest.JOURNAL);
             Map<String, String> before = TreeSnapshot.of(tk);
-            ToolException e = assertThrows(ToolException.class, () -> InstallServiceTest.install(host, new NioFileOps(), archive));
+            ToolException e = assertThrows(ToolException.class, () -> Machine.of(host).install(archive));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains("locked by a running install"), e.getMessage());
             assertFalse((e.getMessage() + e.fix()).contains("cudnn-rollback") || e.getMessage().contains("pending"),
                     e.getMessage() + " / " + e.fix());
-            InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
+            InstallOutcome dry = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, null, null, false, true), ReadProgress.NONE);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, dry.exit());
             assertTrue(dry.summary().contains("locked by a running install"), dry.summary());
@@ -90,9 +91,9 @@ class TargetChecksTest {
             Host host = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
             Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(dir);
             Map<String, String> before = TreeSnapshot.of(tk);
-            InstallOutcome dry = InstallServiceTest.service(host, new NioFileOps()).run(
+            InstallOutcome dry = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, tk, null, false, true), ReadProgress.NONE);
-            ToolException real = assertThrows(ToolException.class, () -> InstallServiceTest.service(host, new NioFileOps()).run(
+            ToolException real = assertThrows(ToolException.class, () -> Machine.of(host).installer().run(
                     new InstallRequest(archive, null, tk, null, false, false), ReadProgress.NONE));
             assertEquals(real.exitCode(), dry.exit(), dry.summary() + " / " + real.getMessage());
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, real.exitCode());

@@ -5,20 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
-import dev.cudnntool.cli.Main;
-import dev.cudnntool.cli.ToolContext;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,13 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("real-cudnn")
 class RealCudnnTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path tmp;
-
-    record Run(int exit, String out, String err, JsonNode json) {
-    }
 
     /** This machine, with an environment the test controls (no stray CUDA_PATH or LD_LIBRARY_PATH). */
     private static Host host(Map<String, String> extraEnv) {
@@ -52,13 +44,8 @@ class RealCudnnTest {
         return new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(extraEnv));
     }
 
-    private static Run cli(Host host, String... args) throws Exception {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(err), false)
-                .withCatalogue(dev.cudnntool.archive.catalogue.Catalogue.empty()), args); // fixtures carry NVIDIA names, not NVIDIA bytes
-        JsonNode json = out.toString().trim().startsWith("{") ? JSON.readTree(out.toString()) : null;
-        return new Run(code, out.toString(), err.toString(), json);
+    private static Cli.Run cli(Host host, String... args) {
+        return Cli.run(host, args); // an empty catalogue: fixtures carry NVIDIA names, not NVIDIA bytes
     }
 
     private Path toolkit(String version) {
@@ -91,14 +78,14 @@ class RealCudnnTest {
         Host host = host(Map.of());
         Path archive = RealCudnn.archive(major);
 
-        Run install = cli(host, "install", "--archive", archive.toString(), "--cuda-path", tk.toString(), "--json");
+        Cli.Run install = cli(host, "install", "--archive", archive.toString(), "--cuda-path", tk.toString(), "--json");
         assertEquals(0, install.exit(), install.out() + install.err());
         assertTrue(finding(install.json(), "install.probe-ok").get("message").asText().contains(Long.toString(api)));
         assertTrue(Files.isSymbolicLink(tk.resolve("lib64/libcudnn.so." + major)));
 
         // Programs load cuDNN by name: the toolkit's folder must be on the loader path (issue 11, A1).
         Host onPath = host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
-        Run verify = cli(onPath, "verify", "--cuda-path", tk.toString(), "--expect", release, "--json");
+        Cli.Run verify = cli(onPath, "verify", "--cuda-path", tk.toString(), "--expect", release, "--json");
         assertEquals(0, verify.exit(), verify.out() + verify.err());
         JsonNode probe = verify.json().get("probe");
         assertEquals(api, probe.get("version").asLong());
@@ -115,10 +102,10 @@ class RealCudnnTest {
         }
         assertTrue(finding(verify.json(), "cudnn.ok").get("message").asText().contains(release));
 
-        Run human = cli(onPath, "verify", "--cuda-path", tk.toString());
+        Cli.Run human = cli(onPath, "verify", "--cuda-path", tk.toString());
         assertTrue(human.out().contains("cudnnGetVersion " + api + " = " + release), human.out());
 
-        Run rollback = cli(host, "rollback", "--cuda-path", tk.toString());
+        Cli.Run rollback = cli(host, "rollback", "--cuda-path", tk.toString());
         assertEquals(0, rollback.exit(), rollback.out() + rollback.err());
         assertEquals(before, TreeSnapshot.of(tk), "the toolkit is byte-identical after rollback");
     }
@@ -140,7 +127,7 @@ class RealCudnnTest {
         Files.delete(tk.resolve("lib64/libcudnn_ops_infer.so.8"));
         Files.delete(tk.resolve("lib64/libcudnn_ops_infer.so.8.9.7"));
         Files.delete(tk.resolve("lib64/libcudnn_ops_infer.so"));
-        Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
+        Cli.Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         assertTrue(finding(verify.json(), "cudnn.incomplete").get("message").asText().contains("libcudnn_ops_infer.so.8"));
         boolean aborted = false;
@@ -162,7 +149,7 @@ class RealCudnnTest {
         Path other = tmp.resolve("conda-env/lib");
         RealCudnn.layOut(9, other, tmp.resolve("conda-env/include"));
         Host host = host(Map.of("LD_LIBRARY_PATH", other + ":" + tk.resolve("lib64")));
-        Run verify = cli(host, "verify", "--cuda-path", tk.toString(), "--json");
+        Cli.Run verify = cli(host, "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         JsonNode shadowed = finding(verify.json(), "cudnn.shadowed");
         assertTrue(shadowed.get("message").asText().contains(other.resolve("libcudnn.so.9").toString()), shadowed.toString());
@@ -177,7 +164,7 @@ class RealCudnnTest {
         RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
         Files.writeString(tk.resolve("include/cudnn_version.h"), ArchiveFixture.versionHeader(
                 dev.cudnntool.archive.name.CudnnVersion.of(8, 9, 7)));
-        Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
+        Cli.Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         JsonNode f = finding(verify.json(), "cudnn.header-library-mismatch");
         assertTrue(f.get("message").asText().contains("8.9.7") && f.get("message").asText().contains("9.5.1"), f.toString());
@@ -192,7 +179,7 @@ class RealCudnnTest {
         Files.delete(lib.resolve("libcudnn_ops.so.9"));
         Files.copy(RealCudnn.linux(8).resolve("libcudnn_ops_infer.so.8"), lib.resolve("libcudnn_ops.so.8.9.7"));
         Files.createSymbolicLink(lib.resolve("libcudnn_ops.so.9"), Path.of("libcudnn_ops.so.8.9.7"));
-        Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
+        Cli.Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         JsonNode f = finding(verify.json(), "cudnn.mixed-versions");
         assertTrue(f.get("message").asText().contains("8.9.7") && f.get("message").asText().contains("9.5.1"), f.toString());
@@ -201,10 +188,10 @@ class RealCudnnTest {
     @Test
     void theMachineWithoutCudnnSaysSoPlainly() throws Exception {
         Path tk = toolkit("12.6");
-        Run plain = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
+        Cli.Run plain = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(0, plain.exit(), "nothing asserted, nothing wrong: " + plain.out());
         assertEquals("info", finding(plain.json(), "cudnn.missing").get("severity").asText());
-        Run expect = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--expect", "9.5.1", "--json");
+        Cli.Run expect = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--expect", "9.5.1", "--json");
         assertEquals(1, expect.exit());
         assertEquals("error", finding(expect.json(), "cudnn.missing").get("severity").asText());
     }

@@ -6,21 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
-import dev.cudnntool.cli.Main;
-import dev.cudnntool.cli.ToolContext;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -39,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("real-cudnn")
 class RealDiagnosisTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path tmp;
@@ -52,11 +47,9 @@ class RealDiagnosisTest {
     }
 
     private static JsonNode verify(Host host, String... args) throws Exception {
-        StringWriter out = new StringWriter();
         List<String> all = new ArrayList<>(List.of("verify", "--json"));
         all.addAll(List.of(args));
-        Main.run(new ToolContext(host, new PrintWriter(out), new PrintWriter(new StringWriter()), false), all.toArray(String[]::new));
-        return JSON.readTree(out.toString());
+        return Cli.run(host, all.toArray(String[]::new)).json();
     }
 
     private static List<JsonNode> findings(JsonNode doc, String id) {

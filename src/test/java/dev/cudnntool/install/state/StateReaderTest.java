@@ -12,10 +12,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 9 B4: corrupt state never gives exit 70 and always has a way out. Each corruption is a
@@ -31,20 +34,20 @@ public class StateReaderTest {
     @TempDir
     Path downloads;
 
-    static Map<String, String> corruptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("log: done abc", "journal.log");
-        m.put("log: done 99999999999", "journal.log");
-        m.put("log: done 5 of 2 steps", "journal.log");
-        m.put("journal: null fields", "journal.json");
-        m.put("journal: missing ops", "journal.json");
-        m.put("journal: {}", "journal.json");
-        m.put("journal: truncated", "journal.json");
-        m.put("journal: null step", "journal.json");
-        m.put("record: {}", "install.json");
-        m.put("record: truncated", "install.json");
-        m.put("record: null lists", "install.json");
-        return m;
+    /** Each corruption, named for what it does, with the file the refusal must name. */
+    static Stream<Arguments> corruptions() {
+        return Stream.of(
+                Arguments.of("log: done abc", "journal.log"),
+                Arguments.of("log: done 99999999999", "journal.log"),
+                Arguments.of("log: done 5 of 2 steps", "journal.log"),
+                Arguments.of("journal: null fields", "journal.json"),
+                Arguments.of("journal: missing ops", "journal.json"),
+                Arguments.of("journal: {}", "journal.json"),
+                Arguments.of("journal: truncated", "journal.json"),
+                Arguments.of("journal: null step", "journal.json"),
+                Arguments.of("record: {}", "install.json"),
+                Arguments.of("record: truncated", "install.json"),
+                Arguments.of("record: null lists", "install.json"));
     }
 
     static void corrupt(StateScene s, String what) {
@@ -75,54 +78,52 @@ public class StateReaderTest {
         }
     }
 
-    @Test
-    void everyCorruptionIsAOneLineExit8NamingTheFileFromRollbackAndInstall() throws Exception {
-        for (Map.Entry<String, String> c : corruptions().entrySet()) {
-            try (StateScene s = new StateScene(downloads)) {
-                corrupt(s, c.getKey());
-                DamagedState e = s.refuses(s::rollback);
-                assertTrue(e.getMessage().contains(c.getValue()), c.getKey() + ": " + e.getMessage());
-                assertTrue(e.fix().contains("cudnn-rollback --repair"), e.fix());
-                DamagedState i = s.refuses(() -> {
-                    try {
-                        return s.installAgain(false);
-                    } catch (IOException x) {
-                        throw new UncheckedIOException(x);
-                    }
-                });
-                assertTrue(i.getMessage().contains(c.getValue()), c.getKey() + ": " + i.getMessage());
-                InstallOutcome dry = s.installAgain(true);
-                assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, dry.exit(), c.getKey() + ": the dry run agrees: " + dry.summary());
-                assertTrue(s.rollbacks().list(s.target).stream().anyMatch(x -> x.state().equals("damaged")), c.getKey());
-            }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corruptions")
+    void everyCorruptionIsAOneLineExit8NamingTheFileFromRollbackAndInstall(String corruption, String file) throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            corrupt(s, corruption);
+            DamagedState e = s.refuses(s::rollback);
+            assertTrue(e.getMessage().contains(file), corruption + ": " + e.getMessage());
+            assertTrue(e.fix().contains("cudnn-rollback --repair"), e.fix());
+            DamagedState i = s.refuses(() -> {
+                try {
+                    return s.installAgain(false);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
+                }
+            });
+            assertTrue(i.getMessage().contains(file), corruption + ": " + i.getMessage());
+            InstallOutcome dry = s.installAgain(true);
+            assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, dry.exit(), corruption + ": the dry run agrees: " + dry.summary());
+            assertTrue(s.rollbacks().list(s.target).stream().anyMatch(x -> x.state().equals("damaged")), corruption);
         }
     }
 
-    @Test
-    void repairSetsTheDamageAsideAndTheTargetIsInstallableAndRollsBackAgain() throws Exception {
-        for (Map.Entry<String, String> c : corruptions().entrySet()) {
-            try (StateScene s = new StateScene(downloads)) {
-                corrupt(s, c.getKey());
-                Map<String, String> damaged = TreeSnapshot.withoutState(s.tk);
-                RollbackOutcome dry = s.rollbacks().repair(s.target, true);
-                assertEquals(ExitCode.OK, dry.exit());
-                assertTrue(dry.summary().startsWith("dry run: would repair"), dry.summary());
-                RollbackOutcome r = s.rollbacks().repair(s.target, false);
-                assertEquals(ExitCode.OK, r.exit(), r.summary());
-                assertTrue(r.summary().contains("could not account for"), c.getKey() + ": " + r.summary());
-                assertTrue(r.summary().contains("can be installed into again"), r.summary());
-                assertEquals(damaged, TreeSnapshot.withoutState(s.tk), "repair changes only the tool's folder");
-                Path q = s.state.resolve("quarantine");
-                assertTrue(Files.isDirectory(q), "set aside, not deleted");
-                try (var files = Files.walk(q)) {
-                    assertTrue(files.anyMatch(p -> p.getFileName().toString().equals(c.getValue())), c.getKey());
-                }
-                assertEquals(ExitCode.OK, s.rollbacks().repair(s.target, false).exit(), "a second repair finds nothing");
-                InstallOutcome again = s.installAgain(false);
-                assertEquals(ExitCode.OK, again.exit(), c.getKey() + ": " + again.summary());
-                RollbackOutcome back = s.rollback();
-                assertEquals(ExitCode.OK, back.exit(), c.getKey() + ": " + back.summary());
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corruptions")
+    void repairSetsTheDamageAsideAndTheTargetIsInstallableAndRollsBackAgain(String corruption, String file) throws Exception {
+        try (StateScene s = new StateScene(downloads)) {
+            corrupt(s, corruption);
+            Map<String, String> damaged = TreeSnapshot.withoutState(s.tk);
+            RollbackOutcome dry = s.rollbacks().repair(s.target, true);
+            assertEquals(ExitCode.OK, dry.exit());
+            assertTrue(dry.summary().startsWith("dry run: would repair"), dry.summary());
+            RollbackOutcome r = s.rollbacks().repair(s.target, false);
+            assertEquals(ExitCode.OK, r.exit(), r.summary());
+            assertTrue(r.summary().contains("could not account for"), corruption + ": " + r.summary());
+            assertTrue(r.summary().contains("can be installed into again"), r.summary());
+            assertEquals(damaged, TreeSnapshot.withoutState(s.tk), "repair changes only the tool's folder");
+            Path q = s.state.resolve("quarantine");
+            assertTrue(Files.isDirectory(q), "set aside, not deleted");
+            try (var files = Files.walk(q)) {
+                assertTrue(files.anyMatch(p -> p.getFileName().toString().equals(file)), corruption);
             }
+            assertEquals(ExitCode.OK, s.rollbacks().repair(s.target, false).exit(), "a second repair finds nothing");
+            InstallOutcome again = s.installAgain(false);
+            assertEquals(ExitCode.OK, again.exit(), corruption + ": " + again.summary());
+            RollbackOutcome back = s.rollback();
+            assertEquals(ExitCode.OK, back.exit(), corruption + ": " + back.summary());
         }
     }
 
