@@ -49,6 +49,8 @@ public enum FindingId {
     TOOLKIT_UNSUPPORTED_MINOR("toolkit.unsupported-minor", "the toolkit is outside the release's supported range", WARN),
     TOOLKIT_OK("toolkit.ok", "the toolkit and which rule chose it", INFO),
     SEARCH_PATH_MISSING("search-path.missing", "the library folder is not on the loader's search path", WARN),
+    SEARCH_PATH_CURRENT_DIR("search-path.current-dir", "an empty LD_LIBRARY_PATH entry, which means the current folder", WARN),
+    SEARCH_PATH_CONF_SKIPPED("search-path.conf-skipped", "a line or file of ld.so.conf the tool did not follow", WARN),
     CUDNN_SHADOW("cudnn.shadow", "another cuDNN the loader could find; an error when it wins for the same major", WARN, ERROR),
     CUDNN_ZLIBWAPI_MISSING("cudnn.zlibwapi-missing", "Windows cuDNN 8.3-9.1 lacks a 64-bit zlibwapi.dll", ERROR),
     CUDNN_ZLIBWAPI_OK("cudnn.zlibwapi-ok", "a 64-bit zlibwapi.dll is found", INFO),

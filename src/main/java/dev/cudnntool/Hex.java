@@ -15,6 +15,7 @@ public final class Hex {
 
     public static String sha256(Path file) throws IOException {
         MessageDigest md = newSha256();
+        BoundedFiles.requireRegularFile(file); // a FIFO or a device would block or never end
         try (InputStream in = Files.newInputStream(file)) {
             byte[] buf = new byte[1 << 20];
             int n;

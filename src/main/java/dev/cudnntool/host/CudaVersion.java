@@ -7,9 +7,10 @@ import java.util.regex.Pattern;
 
 /** A CUDA toolkit or runtime version, major.minor. */
 public record CudaVersion(int major, int minor) implements Comparable<CudaVersion> {
-    private static final Pattern MM = Pattern.compile("(\\d+)\\.(\\d+)");
-    private static final Pattern NVCC = Pattern.compile("release (\\d+)\\.(\\d+)");
-    private static final Pattern TXT = Pattern.compile("CUDA Version (\\d+)\\.(\\d+)");
+    // At most nine digits a part, so every match fits an int; a longer number is no CUDA version.
+    private static final Pattern MM = Pattern.compile("(\\d{1,9})\\.(\\d{1,9})(?!\\d)");
+    private static final Pattern NVCC = Pattern.compile("release (\\d{1,9})\\.(\\d{1,9})(?!\\d)");
+    private static final Pattern TXT = Pattern.compile("CUDA Version (\\d{1,9})\\.(\\d{1,9})(?!\\d)");
 
     public static Optional<CudaVersion> parse(String text) {
         if (text == null) {

@@ -64,6 +64,14 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
         return fs.getPath(first, more);
     }
 
+    /**
+     * The current folder of this process, from the file system (the JVM's working directory, or
+     * jimfs's configured one in tests): what an empty LD_LIBRARY_PATH entry means to the loader.
+     */
+    public Path currentDir() {
+        return fs.getPath("").toAbsolutePath();
+    }
+
     public boolean windows() {
         return os == OsFamily.WINDOWS;
     }

@@ -60,12 +60,29 @@ public final class NvidiaSmi {
         String[] x = a.split("\\.");
         String[] y = b.split("\\.");
         for (int i = 0; i < Math.max(x.length, y.length); i++) {
-            int p = i < x.length ? Integer.parseInt(x[i]) : 0;
-            int q = i < y.length ? Integer.parseInt(y[i]) : 0;
-            if (p != q) {
-                return Integer.compare(p, q);
+            int c = compareNumbers(i < x.length ? x[i] : "0", i < y.length ? y[i] : "0");
+            if (c != 0) {
+                return c;
             }
         }
         return 0;
+    }
+
+    /** Two runs of digits compared as numbers of any length (no int to overflow); a non-number counts as 0. */
+    private static int compareNumbers(String a, String b) {
+        String p = stripZeros(a);
+        String q = stripZeros(b);
+        return p.length() != q.length() ? Integer.compare(p.length(), q.length()) : Integer.signum(p.compareTo(q));
+    }
+
+    private static String stripZeros(String s) {
+        if (s.isEmpty() || !s.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            return "";
+        }
+        int i = 0;
+        while (i < s.length() && s.charAt(i) == '0') {
+            i++;
+        }
+        return s.substring(i);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cudnntool.host;
 
+import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
@@ -24,7 +25,8 @@ public record Platform(OsFamily os, Arch arch, int jvmBits, boolean wsl) {
         Path version = host.path("/proc/version");
         try {
             return Files.isRegularFile(version)
-                    && Files.readString(version).toLowerCase(Locale.ROOT).contains("microsoft");
+                    && BoundedFiles.readString(version, 64 << 10, java.nio.charset.StandardCharsets.UTF_8)
+                    .toLowerCase(Locale.ROOT).contains("microsoft");
         } catch (IOException | RuntimeException e) {
             return false;
         }

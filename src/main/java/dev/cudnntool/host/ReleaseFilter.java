@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * @param cuda      the CUDA version as the user wrote it (trimmed), or null
  */
 public record ReleaseFilter(String os, Set<String> arches, Integer cudaMajor, Integer cudaMinor, String cuda) {
-    private static final Pattern CUDA = Pattern.compile("(\\d+)(?:\\.(\\d+))?");
+    private static final Pattern CUDA = Pattern.compile("(\\d{1,9})(?:\\.(\\d{1,9}))?");
     private static final Map<String, String> OS_ALIASES = Map.of("linux", "linux", "windows", "windows",
             "win", "windows", "osx", "osx", "macos", "osx");
     private static final Map<String, String> ARCH_ALIASES = Map.of("x86_64", "x86_64", "x64", "x86_64",

@@ -1,5 +1,6 @@
 package dev.cudnntool.host;
 
+import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.Finding;
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  */
 public final class ToolkitLocator {
     private static final Pattern CUDA_PATH_V = Pattern.compile("CUDA_PATH_V(\\d+)_(\\d+)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern VERSIONED_DIR = Pattern.compile("(?:v|cuda-)(\\d+)\\.(\\d+)");
+    private static final Pattern VERSIONED_DIR = Pattern.compile("(?:v|cuda-)(\\d{1,9})\\.(\\d{1,9})");
 
     /** The choice; {@code chosen} is null when none was found. */
     public record Selection(Toolkit chosen, List<Toolkit> found, List<Finding> findings) {
@@ -153,16 +154,17 @@ public final class ToolkitLocator {
     public static Toolkit read(Host host, Path root, String foundBy) {
         Path json = root.resolve("version.json");
         try {
-            if (Files.isRegularFile(json)) {
-                JsonNode n = new ObjectMapper().readTree(Files.readAllBytes(json)).path("cuda").path("version");
+            if (BoundedFiles.isRegularFile(json)) {
+                JsonNode n = new ObjectMapper().readTree(BoundedFiles.read(json, BoundedFiles.TEXT)).path("cuda").path("version");
                 Optional<CudaVersion> v = CudaVersion.parse(n.asText(null));
                 if (v.isPresent()) {
                     return new Toolkit(root, v.get(), "version.json", foundBy);
                 }
             }
             Path txt = root.resolve("version.txt");
-            if (Files.isRegularFile(txt)) {
-                Optional<CudaVersion> v = CudaVersion.fromVersionTxt(Files.readString(txt));
+            if (BoundedFiles.isRegularFile(txt)) {
+                Optional<CudaVersion> v = CudaVersion.fromVersionTxt(BoundedFiles.readString(txt, BoundedFiles.TEXT,
+                        java.nio.charset.StandardCharsets.UTF_8));
                 if (v.isPresent()) {
                     return new Toolkit(root, v.get(), "version.txt", foundBy);
                 }

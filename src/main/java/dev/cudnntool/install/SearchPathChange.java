@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.StateFolder;
@@ -10,6 +11,8 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.io.IOException;
@@ -51,8 +54,10 @@ public final class SearchPathChange {
     /** True when the folder is on the persistent search path already: nothing to add. */
     public boolean alreadyThere(Path runtimeDir) {
         String dir = runtimeDir.toString();
-        return store.persistentEntries().stream()
+        boolean listed = store.persistentEntries().stream()
                 .anyMatch(e -> host.windows() ? SearchPathEntries.sameWindowsDir(e, dir) : e.equals(dir));
+        // Linux: a line in /etc/ld.so.conf.d means nothing to the loader until ldconfig caches it; the cache decides.
+        return listed && (host.windows() || !(store instanceof LdSoConfPathStore) || LdSoCache.of(host).hasFolder(host, runtimeDir));
     }
 
     /** Before anything changes: exit 5 when this run may not write where the entry goes. */
@@ -116,7 +121,7 @@ public final class SearchPathChange {
         }
         Recorded rec;
         try {
-            rec = JournalRunner.JSON.readValue(Files.readAllBytes(file), Recorded.class);
+            rec = JournalRunner.JSON.readValue(BoundedFiles.read(file, BoundedFiles.TEXT), Recorded.class);
         } catch (IOException e) {
             throw damaged(file, installId, "it cannot be read (" + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
                     ? StateReader.jsonProblem(j) : IoFailure.describe(e)) + ")");

@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
@@ -68,7 +69,7 @@ public final class CopyFinder {
             places.add(new Place(host.windows() ? env.resolve("Library").resolve("bin") : env.resolve("lib"), CudnnCopy.Origin.CONDA,
                     host.windows() ? env.resolve("Library").resolve("include") : env.resolve("include")));
         }
-        for (Path p : SearchPath.entries(host, host.env(host.windows() ? "PATH" : "LD_LIBRARY_PATH"))) {
+        for (Path p : host.windows() ? SearchPath.entries(host, host.env("PATH")) : SearchPath.libraryPath(host)) {
             places.add(new Place(p, CudnnCopy.Origin.PATH, p.getParent() == null ? null : p.getParent().resolve("include")));
         }
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
@@ -141,8 +142,9 @@ public final class CopyFinder {
         }
         for (Path h : candidates) {
             try {
-                if (Files.isRegularFile(h)) {
-                    Optional<CudnnVersion> v = HeaderVersion.parse(Files.readString(h, StandardCharsets.ISO_8859_1));
+                if (BoundedFiles.isRegularFile(h)) {
+                    Optional<CudnnVersion> v = HeaderVersion.parse(BoundedFiles.readString(h, BoundedFiles.TEXT,
+                            StandardCharsets.ISO_8859_1));
                     if (v.isPresent() && v.get().major() == major) {
                         return v;
                     }

@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
@@ -70,8 +71,9 @@ public final class CudnnScan {
         }
         Path vh = includeDir.resolve(CudnnComponents.versionHeader(major));
         try {
-            if (Files.isRegularFile(vh)) {
-                header = HeaderVersion.parse(Files.readString(vh, java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+            if (BoundedFiles.isRegularFile(vh)) {
+                header = HeaderVersion.parse(BoundedFiles.readString(vh, BoundedFiles.TEXT,
+                        java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
                 headerFile = vh.toString();
             }
         } catch (IOException ignored) {

@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
@@ -49,7 +50,15 @@ final class FileChecks {
     static List<Finding> damaged(Host host, InstalledCudnn c) {
         List<Finding> out = new ArrayList<>();
         for (Path lib : libraries(c)) {
-            if (!Files.isRegularFile(lib) || !Files.isReadable(lib)) {
+            if (!BoundedFiles.isRegularFile(lib)) {
+                if (Files.exists(lib) && !Files.isDirectory(lib)) { // a dangling link is reported by danglingLinks
+                    out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is not a library file but a FIFO, socket"
+                                    + " or device; nothing reads it (opening it could block forever)",
+                            "remove it and reinstall the complete archive with cudnn-install"));
+                }
+                continue;
+            }
+            if (!Files.isReadable(lib)) {
                 continue;
             }
             try {
@@ -213,11 +222,11 @@ final class FileChecks {
         Set<String> out = new TreeSet<>();
         for (String h : CudnnComponents.headers(major)) {
             Path f = includeDir.resolve(h);
-            if (!Files.isRegularFile(f)) {
+            if (!BoundedFiles.isRegularFile(f)) {
                 continue;
             }
             try {
-                Matcher m = DECLARED.matcher(Files.readString(f, StandardCharsets.ISO_8859_1));
+                Matcher m = DECLARED.matcher(BoundedFiles.readString(f, BoundedFiles.TEXT, StandardCharsets.ISO_8859_1));
                 while (m.find()) {
                     out.add(m.group(1));
                 }

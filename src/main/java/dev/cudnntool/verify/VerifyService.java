@@ -10,6 +10,7 @@ import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
+import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.PlatformCheck;
@@ -57,6 +58,7 @@ public final class VerifyService {
                 : CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
         List<Finding> findings = new ArrayList<>(r.findings());
         findings.addAll(CopyFinder.findings(host, copies));
+        findings.addAll(LoaderPath.environmentFindings(host));
         boolean ok = r.ok();
         if (all) {
             List<CudnnCopy> diagnosed = new ArrayList<>();

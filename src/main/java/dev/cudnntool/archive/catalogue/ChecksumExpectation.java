@@ -1,5 +1,6 @@
 package dev.cudnntool.archive.catalogue;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Text;
 import dev.cudnntool.archive.name.ArchiveName;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -116,7 +117,7 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
     public static ChecksumExpectation fromManifest(Path manifest, String archiveFileName) {
         JsonNode root;
         try {
-            root = new ObjectMapper().readTree(Files.readAllBytes(manifest));
+            root = new ObjectMapper().readTree(BoundedFiles.read(manifest, BoundedFiles.DOCUMENT));
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw new ToolException(ExitCode.USAGE, "manifest " + manifest + " is not valid JSON"

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.cudnntool.BoundedFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -28,6 +28,12 @@ public final class ElfFile {
     private static final long DT_RPATH = 15;
     private static final long DT_RUNPATH = 29;
     private static final int MAX_TABLE = 64 << 20;
+    /** All tables read for one file together: more than any real library's dynamic tables. */
+    private static final long MAX_TABLES_TOTAL = 256L << 20;
+    /** Longer than any symbol or library name the tool compares (PATH_MAX). */
+    static final int MAX_NAME = 4096;
+    private static final int MAX_SYMBOLS = 1 << 20;
+    private static final int MAX_DYNAMIC_NAMES = 4096;
 
     /** The dynamic section's names, and the exported symbols (empty when not asked for). */
     public record Info(List<String> needed, String soname, List<String> rpath, List<String> runpath, Set<String> exports) {
@@ -38,7 +44,7 @@ public final class ElfFile {
 
     /** True when the file starts with the ELF magic. */
     public static boolean isElf(Path file) {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             ByteBuffer b = ByteBuffer.allocate(4);
             ch.read(b);
             return b.position() == 4 && b.get(0) == 0x7f && b.get(1) == 'E' && b.get(2) == 'L' && b.get(3) == 'F';
@@ -52,7 +58,7 @@ public final class ElfFile {
      * loadable segments and section header table all fit inside it.
      */
     public static Optional<String> damage(Path file) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             long size = ch.size();
             if (size < 64) {
                 return Optional.of("it is only " + size + " bytes, too short for an ELF header");
@@ -70,31 +76,42 @@ public final class ElfFile {
             int phnum = Short.toUnsignedInt(h.getShort(56));
             int shentsize = Short.toUnsignedInt(h.getShort(58));
             int shnum = Short.toUnsignedInt(h.getShort(60));
-            if (phoff < 0 || phoff + (long) phentsize * phnum > size) {
-                return Optional.of("its program header table ends at byte " + (phoff + (long) phentsize * phnum)
-                        + " but the file has " + size + " bytes (cut short)");
+            // Every offset is unsigned and every sum is checked: a sum that wraps is damage, not a fit.
+            if (!fits(phoff, (long) phentsize * phnum, size)) {
+                return Optional.of("its program header table (at byte " + Long.toUnsignedString(phoff) + ", "
+                        + (long) phentsize * phnum + " bytes) does not fit the file's " + size + " bytes (cut short or damaged)");
             }
             for (int i = 0; i < phnum && phentsize >= 56; i++) {
                 ByteBuffer ph = readAt(ch, phoff + (long) i * phentsize, 56);
-                if (ph.getInt(0) == PT_LOAD) {
-                    long end = ph.getLong(8) + ph.getLong(32);
-                    if (ph.getLong(8) < 0 || end > size) {
-                        return Optional.of("its loadable segment " + i + " ends at byte " + end + " but the file has "
-                                + size + " bytes (cut short)");
-                    }
+                if (ph.getInt(0) == PT_LOAD && !fits(ph.getLong(8), ph.getLong(32), size)) {
+                    return Optional.of("its loadable segment " + i + " (at byte " + Long.toUnsignedString(ph.getLong(8)) + ", "
+                            + Long.toUnsignedString(ph.getLong(32)) + " bytes) does not fit the file's " + size
+                            + " bytes (cut short or damaged)");
                 }
             }
-            if (shoff != 0 && (shoff < 0 || shoff + (long) shentsize * shnum > size)) {
-                return Optional.of("its section header table ends at byte " + (shoff + (long) shentsize * shnum)
-                        + " but the file has " + size + " bytes (cut short)");
+            if (shoff != 0 && !fits(shoff, (long) shentsize * shnum, size)) {
+                return Optional.of("its section header table (at byte " + Long.toUnsignedString(shoff) + ", "
+                        + (long) shentsize * shnum + " bytes) does not fit the file's " + size + " bytes (cut short or damaged)");
             }
             return Optional.empty();
         }
     }
 
+    /** Whether {@code length} bytes at {@code offset} (both unsigned 64-bit) lie inside a file of {@code size} bytes. */
+    static boolean fits(long offset, long length, long size) {
+        if (offset < 0 || length < 0) {
+            return false; // 2^63 or more, unsigned: past any file
+        }
+        try {
+            return Math.addExact(offset, length) <= size;
+        } catch (ArithmeticException e) {
+            return false;
+        }
+    }
+
     /** Reads the dynamic section, and with {@code exports} the defined dynamic symbols. */
     public static Info read(Path file, boolean exports) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             ByteBuffer h = readAt(ch, 0, 64);
             if (!(h.get(0) == 0x7f && h.get(1) == 'E' && h.get(2) == 'L' && h.get(3) == 'F') || h.get(4) != 2 || h.get(5) != 1) {
                 throw new IOException(file.getFileName() + " is not a 64-bit little-endian ELF file");
@@ -105,6 +122,10 @@ public final class ElfFile {
             if (shoff == 0 || shentsize < 64) {
                 throw new IOException(file.getFileName() + " has no section headers");
             }
+            if (!fits(shoff, (long) shentsize * shnum, ch.size())) {
+                throw new IOException(file.getFileName() + "'s section header table lies outside the file");
+            }
+            long[] budget = {MAX_TABLES_TOTAL};
             List<ByteBuffer> sections = new ArrayList<>();
             for (int i = 0; i < shnum; i++) {
                 sections.add(readAt(ch, shoff + (long) i * shentsize, 64));
@@ -123,14 +144,18 @@ public final class ElfFile {
                 if (link <= 0 || link >= sections.size()) {
                     continue;
                 }
-                byte[] strtab = table(ch, sections.get(link));
-                ByteBuffer body = ByteBuffer.wrap(table(ch, s)).order(ByteOrder.LITTLE_ENDIAN);
+                byte[] strtab = table(ch, sections.get(link), budget);
+                ByteBuffer body = ByteBuffer.wrap(table(ch, s, budget)).order(ByteOrder.LITTLE_ENDIAN);
                 if (type == SHT_DYNAMIC) {
                     for (int at = 0; at + 16 <= body.limit(); at += 16) {
                         long tag = body.getLong(at);
                         long val = body.getLong(at + 8);
                         if (tag == 0) {
                             break;
+                        }
+                        if (needed.size() + rpath.size() + runpath.size() > MAX_DYNAMIC_NAMES) {
+                            throw new IOException(file.getFileName() + " names more than " + MAX_DYNAMIC_NAMES
+                                    + " libraries and folders in its dynamic section");
                         }
                         if (tag == DT_NEEDED) {
                             needed.add(string(strtab, val));
@@ -147,7 +172,13 @@ public final class ElfFile {
                         int bind = (body.get(at + 4) & 0xff) >>> 4;
                         int shndx = Short.toUnsignedInt(body.getShort(at + 6));
                         if (shndx != 0 && (bind == 1 || bind == 2)) {
-                            symbols.add(string(strtab, Integer.toUnsignedLong(body.getInt(at))));
+                            String name = string(strtab, Integer.toUnsignedLong(body.getInt(at)));
+                            if (!name.isEmpty() && symbols.add(name)) {
+                                budget[0] -= name.length();
+                            }
+                            if (symbols.size() > MAX_SYMBOLS || budget[0] < 0) {
+                                throw new IOException(file.getFileName() + " exports more names than any library could");
+                            }
                         }
                     }
                 }
@@ -175,11 +206,15 @@ public final class ElfFile {
         return out;
     }
 
-    private static byte[] table(SeekableByteChannel ch, ByteBuffer section) throws IOException {
+    private static byte[] table(SeekableByteChannel ch, ByteBuffer section, long[] budget) throws IOException {
         long offset = section.getLong(24);
         long size = section.getLong(32);
-        if (size < 0 || size > MAX_TABLE || offset < 0 || offset + size > ch.size()) {
+        if (size < 0 || size > MAX_TABLE || !fits(offset, size, ch.size())) {
             throw new IOException("a section lies outside the file");
+        }
+        budget[0] -= size;
+        if (budget[0] < 0) {
+            throw new IOException("its dynamic tables add up to more than " + (MAX_TABLES_TOTAL >> 20) + " MiB");
         }
         ByteBuffer b = readAt(ch, offset, (int) size);
         byte[] out = new byte[b.remaining()];
@@ -187,18 +222,26 @@ public final class ElfFile {
         return out;
     }
 
+    /** The NUL-terminated name at {@code offset}; "" when it is outside the table, unterminated or over MAX_NAME bytes. */
     private static String string(byte[] tab, long offset) {
         if (offset < 0 || offset >= tab.length) {
             return "";
         }
         int end = (int) offset;
-        while (end < tab.length && tab[end] != 0) {
+        int stop = (int) Math.min(tab.length, offset + MAX_NAME + 1);
+        while (end < stop && tab[end] != 0) {
             end++;
+        }
+        if (end == stop) {
+            return "";
         }
         return new String(tab, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
     }
 
     private static ByteBuffer readAt(SeekableByteChannel ch, long pos, int len) throws IOException {
+        if (len < 0 || !fits(pos, len, ch.size())) {
+            throw new IOException("truncated ELF file");
+        }
         ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
         ch.position(pos);
         while (b.hasRemaining()) {

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.cudnntool.BoundedFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +31,10 @@ public final class LdSoCache {
     static final int FLAG_X8664_LIB64 = 0x0300;
     static final int FLAG_AARCH64_LIB64 = 0x0a00;
     private static final int MAX_SIZE = 64 << 20;
+    /** A name or path longer than PATH_MAX is no library's. */
+    private static final int MAX_STRING = 4096;
+    /** Bytes scanned for all names together: 50 times a large real cache, and linear in the work. */
+    private static final long SCAN_BUDGET = 16L << 20;
 
     /** One cached library: the name programs ask for and the file the loader maps. */
     public record Entry(String name, Path path, int flags) {
@@ -50,10 +54,10 @@ public final class LdSoCache {
     public static LdSoCache of(Host host) {
         Path file = host.path("/etc/ld.so.cache");
         try {
-            if (!Files.isRegularFile(file) || Files.size(file) > MAX_SIZE) {
+            if (!BoundedFiles.isRegularFile(file)) {
                 return empty();
             }
-            return parse(host, Files.readAllBytes(file));
+            return parse(host, BoundedFiles.read(file, MAX_SIZE));
         } catch (IOException | RuntimeException e) {
             return empty();
         }
@@ -96,46 +100,69 @@ public final class LdSoCache {
     static LdSoCache parse(Host host, byte[] data) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN
                 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
-        int start = 0;
+        long start = 0;
         if (startsWith(data, 0, OLD_MAGIC)) {
             // Old format first: 12 bytes of magic, the count, 12-byte entries; the new format
-            // follows, aligned to 8 bytes.
+            // follows, aligned to 8 bytes. All in 64 bits: a count near 2^32 must not wrap.
+            if (data.length < 16) {
+                throw new IOException("a cut-short ld.so.cache");
+            }
             long n = Integer.toUnsignedLong(b.getInt(12));
             long after = 16 + n * 12;
-            start = (int) ((after + 7) & ~7L);
-            if (start >= data.length || !startsWith(data, start, NEW_MAGIC)) {
+            start = (after + 7) & ~7L;
+            if (start >= data.length || !startsWith(data, (int) start, NEW_MAGIC)) {
                 throw new IOException("an old-format-only ld.so.cache");
             }
         } else if (!startsWith(data, 0, NEW_MAGIC)) {
             throw new IOException("not an ld.so.cache");
         }
-        long n = Integer.toUnsignedLong(b.getInt(start + 20));
+        if (start + NEW_HEADER > data.length) {
+            throw new IOException("a cut-short ld.so.cache");
+        }
+        int base = (int) start;
+        long n = Integer.toUnsignedLong(b.getInt(base + 20));
         if (n > (data.length - start - NEW_HEADER) / NEW_ENTRY) {
             throw new IOException("ld.so.cache entry count exceeds the file");
         }
+        long[] budget = {SCAN_BUDGET};
         List<Entry> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            int at = start + NEW_HEADER + i * NEW_ENTRY;
+            int at = base + NEW_HEADER + i * NEW_ENTRY;
             int flags = b.getInt(at);
-            String key = string(data, start + b.getInt(at + 4));
-            String value = string(data, start + b.getInt(at + 8));
+            String key = string(data, start + Integer.toUnsignedLong(b.getInt(at + 4)), budget);
+            String value = string(data, start + Integer.toUnsignedLong(b.getInt(at + 8)), budget);
             if (key == null || value == null || !value.startsWith("/")) {
                 continue;
             }
-            out.add(new Entry(key, host.path(value), flags));
+            try {
+                out.add(new Entry(key, host.path(value), flags));
+            } catch (java.nio.file.InvalidPathException e) {
+                // a path no loader could open either
+            }
         }
         return new LdSoCache(out);
     }
 
-    private static String string(byte[] data, int offset) {
+    /**
+     * The NUL-terminated string at {@code offset}, or null when it is outside the file,
+     * unterminated or longer than any path. Every byte looked at is paid from {@code budget}, so
+     * entries pointing one byte apart into one long run cost linear work, not quadratic.
+     */
+    private static String string(byte[] data, long offset, long[] budget) throws IOException {
         if (offset < 0 || offset >= data.length) {
             return null;
         }
-        int end = offset;
-        while (end < data.length && data[end] != 0) {
+        int from = (int) offset;
+        int stop = (int) Math.min(data.length, offset + MAX_STRING + 1);
+        int end = from;
+        while (end < stop && data[end] != 0) {
             end++;
         }
-        return end == data.length ? null : new String(data, offset, end - offset, StandardCharsets.UTF_8);
+        budget[0] -= end - from + 1;
+        if (budget[0] < 0) {
+            throw new IOException("ld.so.cache names add up to more than any real cache holds");
+        }
+        return end == stop ? null : new String(data, from, end - from, StandardCharsets.UTF_8);
     }
 
     private static boolean startsWith(byte[] data, int at, String magic) {

@@ -1,5 +1,9 @@
 package dev.cudnntool.host.loader;
 
+import dev.cudnntool.BoundedFiles;
+import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
+import dev.cudnntool.Text;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPath;
 import dev.cudnntool.host.searchpath.SearchPathStores;
@@ -77,7 +81,7 @@ public final class LoaderPath {
             }
             return out;
         }
-        for (Path p : SearchPath.entries(host, host.env("LD_LIBRARY_PATH"))) {
+        for (Path p : SearchPath.libraryPath(host)) {
             out.add(new Place(p, Mechanism.LD_LIBRARY_PATH, null));
         }
         List<ConfLine> conf = ldSoConfLines(host);
@@ -134,7 +138,7 @@ public final class LoaderPath {
         if (runpath.isEmpty()) {
             rpath.forEach(d -> order.add(new Place(d, Mechanism.RPATH, null)));
         }
-        for (Path p : SearchPath.entries(host, host.env("LD_LIBRARY_PATH"))) {
+        for (Path p : SearchPath.libraryPath(host)) {
             order.add(new Place(p, Mechanism.LD_LIBRARY_PATH, null));
         }
         runpath.forEach(d -> order.add(new Place(d, Mechanism.RUNPATH, null)));
@@ -166,11 +170,171 @@ public final class LoaderPath {
 
     /** Every folder line of /etc/ld.so.conf and its includes, with file and line number. */
     public static List<ConfLine> ldSoConfLines(Host host) {
-        List<ConfLine> out = new ArrayList<>();
-        if (!host.windows()) {
-            readConf(host, host.path("/etc/ld.so.conf"), out, 0);
+        return readConf(host).lines();
+    }
+
+    /**
+     * {@code search-path.conf-skipped}: each line or file of /etc/ld.so.conf and its includes that
+     * was not followed (a bad include pattern, includes too deep or too many, a file too large or
+     * not a regular file), with file and line; and {@code search-path.current-dir} when
+     * LD_LIBRARY_PATH has an empty entry.
+     */
+    public static List<Finding> environmentFindings(Host host) {
+        List<Finding> out = new ArrayList<>();
+        if (host.windows()) {
+            return out;
+        }
+        if (SearchPath.hasEmptyEntry(host, host.env("LD_LIBRARY_PATH"))) {
+            out.add(Finding.warn(FindingId.SEARCH_PATH_CURRENT_DIR, "LD_LIBRARY_PATH has an empty entry, which means the current folder ("
+                            + host.currentDir() + " now): the loader searches whatever folder a program is started from, so a"
+                            + " library planted there is loaded first",
+                    "remove the empty entry (a leading or trailing ':', or '::') from LD_LIBRARY_PATH where your shell profile"
+                            + " or job script sets it"));
+        }
+        out.addAll(confFindings(host));
+        return out;
+    }
+
+    /** {@code search-path.conf-skipped} for each line or file of /etc/ld.so.conf not followed. */
+    public static List<Finding> confFindings(Host host) {
+        List<Finding> out = new ArrayList<>();
+        if (host.windows()) {
+            return out;
+        }
+        for (String problem : readConf(host).problems()) {
+            out.add(Finding.warn(FindingId.SEARCH_PATH_CONF_SKIPPED, problem + "; the loader may search folders this report"
+                    + " does not show", "check that line of the loader's configuration, then run sudo ldconfig"));
         }
         return out;
+    }
+
+    /** What /etc/ld.so.conf and its includes name, and what could not be followed. */
+    record Conf(List<ConfLine> lines, List<String> problems) {
+    }
+
+    private static final int MAX_DEPTH = 8;
+    private static final int MAX_FILES = 512;
+    private static final int MAX_LINES = 65_536;
+    private static final long MAX_CONF_BYTES = 1 << 20;
+
+    private static Conf readConf(Host host) {
+        ConfReader r = new ConfReader(host);
+        if (!host.windows()) {
+            r.read(host.path("/etc/ld.so.conf"), 0, null);
+        }
+        return new Conf(List.copyOf(r.lines), List.copyOf(r.problems));
+    }
+
+    /**
+     * Bounded like ldconfig's own limits should be: each file read once (an include loop ends), at
+     * most MAX_DEPTH deep, MAX_FILES files and MAX_LINES lines in all, each file at most
+     * BoundedFiles.TEXT bytes and a regular file.
+     */
+    private static final class ConfReader {
+        final Host host;
+        final List<ConfLine> lines = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
+        final java.util.Set<String> seen = new java.util.HashSet<>();
+        int lineCount;
+
+        ConfReader(Host host) {
+            this.host = host;
+        }
+
+        void read(Path conf, int depth, String from) {
+            if (!Files.exists(conf)) {
+                return; // absent (or a dangling link): nothing to read, as for ldconfig
+            }
+            if (depth > MAX_DEPTH) {
+                problem(from, "includes nest more than " + MAX_DEPTH + " deep; " + conf + " was not read there");
+                return;
+            }
+            if (!seen.add(conf.toAbsolutePath().normalize().toString())) {
+                return; // read once: an include loop ends here, and a second read would name the same folders
+            }
+            if (seen.size() > MAX_FILES) {
+                problem(from, "includes more than " + MAX_FILES + " files; " + conf + " and the rest were not read");
+                return;
+            }
+            if (!BoundedFiles.isRegularFile(conf)) {
+                if (!Files.isDirectory(conf)) {
+                    problem(from, conf + " is not a regular file (a FIFO, socket or device); it was not read");
+                }
+                return;
+            }
+            List<String> text;
+            try {
+                text = BoundedFiles.readLines(conf, MAX_CONF_BYTES);
+            } catch (IOException e) {
+                problem(from, e.getMessage() == null ? conf + " cannot be read" : Text.printable(e.getMessage()));
+                return;
+            }
+            for (int n = 0; n < text.size(); n++) {
+                if (++lineCount > MAX_LINES) {
+                    problem(conf + " line " + (n + 1), "the loader's configuration has more than " + MAX_LINES
+                            + " lines; the rest were not read");
+                    return;
+                }
+                String line = text.get(n);
+                int hash = line.indexOf('#');
+                String l = (hash >= 0 ? line.substring(0, hash) : line).strip();
+                if (l.isEmpty() || l.startsWith("hwcap")) {
+                    continue;
+                }
+                String where = conf + " line " + (n + 1);
+                if (l.startsWith("include")) {
+                    for (String pattern : l.substring("include".length()).strip().split("\\s+")) {
+                        include(conf, pattern, depth, where);
+                    }
+                    continue;
+                }
+                for (String dir : l.split("[\\s,:]+")) {
+                    if (dir.startsWith("/")) {
+                        try {
+                            lines.add(new ConfLine(conf, n + 1, host.path(dir).normalize()));
+                        } catch (RuntimeException e) {
+                            problem(where, "names a folder no path can hold");
+                        }
+                    }
+                }
+            }
+        }
+
+        private void include(Path conf, String pattern, int depth, String where) {
+            if (pattern.isEmpty()) {
+                return;
+            }
+            List<Path> files = new ArrayList<>();
+            try {
+                Path p = pattern.startsWith("/") ? host.path(pattern) : conf.toAbsolutePath().getParent().resolve(pattern);
+                Path dir = p.getParent();
+                if (dir == null || p.getFileName() == null || !Files.isDirectory(dir)) {
+                    return;
+                }
+                try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, p.getFileName().toString())) {
+                    for (Path f : ds) {
+                        files.add(f);
+                        if (files.size() > MAX_FILES) {
+                            break;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                return; // unreadable include: skipped, as ldconfig does
+            } catch (RuntimeException e) {
+                problem(where, "the include pattern '" + Text.printable(pattern) + "' is not a pattern this tool can follow ("
+                        + Text.printable(String.valueOf(e.getMessage()).lines().findFirst().orElse("")) + ")");
+                return;
+            }
+            files.sort(null);
+            for (Path f : files) {
+                read(f, depth + 1, where);
+            }
+        }
+
+        private void problem(String where, String what) {
+            problems.add((where == null ? "" : where + ": ") + what);
+        }
     }
 
     /** The line that names {@code dir} (or the folder it links to). */
@@ -182,52 +346,6 @@ public final class LoaderPath {
             }
         }
         return Optional.empty();
-    }
-
-    private static void readConf(Host host, Path conf, List<ConfLine> out, int depth) {
-        if (depth > 8 || !Files.isRegularFile(conf)) {
-            return;
-        }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(conf);
-        } catch (IOException e) {
-            return;
-        }
-        for (int n = 0; n < lines.size(); n++) {
-            String line = lines.get(n);
-            int hash = line.indexOf('#');
-            String l = (hash >= 0 ? line.substring(0, hash) : line).strip();
-            if (l.isEmpty() || l.startsWith("hwcap")) {
-                continue;
-            }
-            if (l.startsWith("include")) {
-                for (String pattern : l.substring("include".length()).strip().split("\\s+")) {
-                    Path p = pattern.startsWith("/") ? host.path(pattern) : conf.getParent().resolve(pattern);
-                    Path dir = p.getParent();
-                    String glob = p.getFileName().toString();
-                    if (dir == null || !Files.isDirectory(dir)) {
-                        continue;
-                    }
-                    List<Path> files = new ArrayList<>();
-                    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
-                        ds.forEach(files::add);
-                    } catch (IOException ignored) {
-                        // unreadable include: skipped, as ldconfig does
-                    }
-                    files.sort(null);
-                    for (Path f : files) {
-                        readConf(host, f, out, depth + 1);
-                    }
-                }
-                continue;
-            }
-            for (String dir : l.split("[\\s,:]+")) {
-                if (dir.startsWith("/")) {
-                    out.add(new ConfLine(conf, n + 1, host.path(dir).normalize()));
-                }
-            }
-        }
     }
 
     /** The position of {@code dir} (or what it links to) in {@code dirs}, or -1. */

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
+import dev.cudnntool.BoundedFiles;
 import java.nio.file.Path;
 
 /**
@@ -39,7 +39,7 @@ public final class PeFile {
     }
 
     public static Info read(Path file) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             ByteBuffer dos = readAt(ch, 0, 64);
             if (dos.getShort(0) != 0x5A4D) { // "MZ"
                 throw new IOException(file.getFileName() + " is not a Windows executable (no MZ header)");
@@ -75,7 +75,7 @@ public final class PeFile {
      * section's raw data fit inside the file (a copy cut short fails otherwise).
      */
     public static java.util.Optional<String> damage(Path file) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             long size = ch.size();
             if (size < 64) {
                 return java.util.Optional.of("it is only " + size + " bytes, too short for a DLL");
@@ -109,7 +109,7 @@ public final class PeFile {
 
     /** The names a DLL exports (its export directory's name table), as dumpbin /exports lists them. */
     public static java.util.Set<String> exports(Path file) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             ByteBuffer dos = readAt(ch, 0, 64);
             if (dos.getShort(0) != 0x5A4D) {
                 throw new IOException(file.getFileName() + " is not a Windows executable (no MZ header)");
@@ -182,6 +182,9 @@ public final class PeFile {
     }
 
     private static ByteBuffer readAt(SeekableByteChannel ch, long pos, int len) throws IOException {
+        if (len < 0 || !ElfFile.fits(pos, len, ch.size())) {
+            throw new IOException("truncated PE image: " + len + " bytes at " + pos + " lie outside its " + ch.size() + " bytes");
+        }
         ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
         ch.position(pos);
         while (b.hasRemaining()) {

@@ -1,5 +1,6 @@
 package dev.cudnntool.host.searchpath;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
 import java.io.IOException;
@@ -38,7 +39,7 @@ public class LdSoConfPathStore implements SearchPathStore {
     @Override
     public Raw read(Scope scope, String installId) throws IOException {
         Path f = file(installId);
-        return Files.isRegularFile(f) ? new Raw(Raw.FILE, Files.readAllBytes(f)) : null;
+        return BoundedFiles.isRegularFile(f) ? new Raw(Raw.FILE, BoundedFiles.read(f, BoundedFiles.TEXT)) : null;
     }
 
     @Override
@@ -97,7 +98,7 @@ public class LdSoConfPathStore implements SearchPathStore {
 
     private static void lines(Path f, List<String> out) {
         try {
-            for (String line : Files.readAllLines(f)) {
+            for (String line : BoundedFiles.readLines(f, BoundedFiles.TEXT)) {
                 String s = line.strip();
                 if (!s.isEmpty() && !s.startsWith("#") && !s.startsWith("include")) {
                     out.add(s);

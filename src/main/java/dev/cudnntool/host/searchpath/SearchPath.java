@@ -40,6 +40,31 @@ public final class SearchPath {
         return out;
     }
 
+    /**
+     * LD_LIBRARY_PATH as the Linux loader reads it: an empty entry (leading, trailing or '::')
+     * is the current folder, not nothing.
+     */
+    public static List<Path> libraryPath(Host host) {
+        List<Path> out = new ArrayList<>();
+        String value = host.env("LD_LIBRARY_PATH");
+        if (value == null) {
+            return out;
+        }
+        for (String e : value.split(":", -1)) {
+            try {
+                out.add(e.isEmpty() ? host.currentDir() : host.path(e).normalize());
+            } catch (InvalidPathException ignored) {
+                // an entry no program could use either
+            }
+        }
+        return out;
+    }
+
+    /** Whether a ':'-separated value has an empty entry (leading, trailing or '::'). */
+    public static boolean hasEmptyEntry(Host host, String value) {
+        return value != null && !host.windows() && List.of(value.split(":", -1)).contains("");
+    }
+
     /** Expands %NAME% from the environment; unknown names stay as they are, as cmd.exe does. */
     static String expand(Host host, String text) {
         Matcher m = WIN_VAR.matcher(text);

@@ -1,5 +1,6 @@
 package dev.cudnntool.install.state;
 
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.install.FileOps;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -66,7 +67,7 @@ public final class JournalRunner {
         }
         Journal j;
         try {
-            j = JSON.readValue(Files.readAllBytes(f), Journal.class);
+            j = JSON.readValue(BoundedFiles.read(f, BoundedFiles.DOCUMENT), Journal.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn-rollback --repair sets it aside");
         }

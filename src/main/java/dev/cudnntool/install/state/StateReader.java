@@ -1,5 +1,6 @@
 package dev.cudnntool.install.state;
 
+import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
@@ -81,7 +82,7 @@ public final class StateReader {
         }
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(f);
+            bytes = BoundedFiles.read(f, BoundedFiles.DOCUMENT);
         } catch (IOException e) {
             throw new DamagedState(f, "cannot be read (" + IoFailure.describe(e) + ")", repair);
         }
@@ -190,7 +191,7 @@ public final class StateReader {
         }
         String text;
         try {
-            text = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+            text = new String(BoundedFiles.read(log, BoundedFiles.DOCUMENT), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new DamagedState(log, "cannot be read (" + IoFailure.describe(e) + ")", repair);
         }
