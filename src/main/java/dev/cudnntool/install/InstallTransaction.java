@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.FolderGuard;
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
@@ -110,8 +111,12 @@ final class InstallTransaction {
         InstallPlan plan;
         Journal journal;
         InstallRecord record;
+        FolderGuard planned = FolderGuard.at(t.root());
         try {
             plan = PlanGuard.plan(t, report);
+            for (PlanStep s : plan.steps()) { // the folders as planned: the commit checks them before each step
+                planned.watch(paths.resolve(paths.store(s.target())));
+            }
             findings.addAll(plan.findings());
             if (AlreadyInstalled.nothingToDo(plan)) { // idempotent: no commit, no record; the check still runs
                 cleanupStaging();
@@ -132,7 +137,7 @@ final class InstallTransaction {
             return failedBeforeCommit(findings, e, "while preparing the backup folder");
         }
         try {
-            runner.begin(journal);
+            runner.begin(journal, planned);
         } catch (IOException e) {
             // No journal in place: not a single step was taken, so there is nothing to roll back.
             runner.abandon();

@@ -29,6 +29,7 @@ public final class JournalRunner {
     private final Path stateDir;
     private final FaultHook faults;
     private int inEffect;
+    private FolderGuard guard;
 
     /** Runs journals whose paths are stored relative to {@code paths}' target; {@code faults} after each forward step. */
     public JournalRunner(FileOps ops, StatePaths paths, FaultHook faults) {
@@ -84,6 +85,15 @@ public final class JournalRunner {
      * journal is in place: the caller may say "nothing changed".
      */
     public void begin(Journal j) throws IOException {
+        begin(j, FolderGuard.at(paths.root()));
+    }
+
+    /**
+     * {@link #begin(Journal)} with the folders as the plan saw them: the journal's own paths are
+     * added to {@code planned}, and every step checks its folders against it first.
+     */
+    public void begin(Journal j, FolderGuard planned) throws IOException {
+        guard = watchAll(planned, j);
         if (Files.exists(progressFile(stateDir), LinkOption.NOFOLLOW_LINKS)) {
             ops.delete(progressFile(stateDir)); // left by a run that finished but could not tidy up
         }
@@ -132,6 +142,7 @@ public final class JournalRunner {
      * log says, read and checked by {@link StateReader}), then the boundary step.
      */
     public void recover(Journal j, int logged) throws IOException {
+        guard = watchAll(FolderGuard.at(paths.root()), j);
         int p = logged;
         List<Journal.Op> list = j.ops();
         if (p < list.size() && isDone(list.get(p))) {
@@ -140,6 +151,23 @@ public final class JournalRunner {
             p--;
         }
         inEffect = p;
+    }
+
+    private FolderGuard watchAll(FolderGuard g, Journal j) throws IOException {
+        for (Journal.Op op : j.ops()) {
+            g.watch(path(op.to()));
+            if (op.from() != null) {
+                g.watch(path(op.from()));
+            }
+        }
+        return g;
+    }
+
+    private FolderGuard guard() {
+        if (guard == null) {
+            guard = FolderGuard.at(paths.root());
+        }
+        return guard;
     }
 
     public int inEffect() {
@@ -171,11 +199,14 @@ public final class JournalRunner {
 
     private void apply(Journal.Op op) throws IOException {
         Path to = path(op.to());
+        FolderGuard g = guard();
+        g.check(to);
         switch (op.type()) {
             case "mkdir" -> {
                 if (!exists(to)) {
                     ops.createDirectory(to);
                 }
+                g.created(to);
             }
             case "rmdir" -> {
                 if (exists(to)) {
@@ -184,9 +215,11 @@ public final class JournalRunner {
                     }
                     ops.delete(to);
                 }
+                g.removed(to);
             }
             case "move" -> {
                 Path from = path(op.from());
+                g.check(from);
                 if (exists(to)) {
                     throw new IOException(to + " exists although the journal has not put it there");
                 }
@@ -201,6 +234,8 @@ public final class JournalRunner {
 
     private void revert(Journal.Op op) throws IOException {
         Path to = path(op.to());
+        FolderGuard g = guard();
+        g.check(to);
         switch (op.type()) {
             case "mkdir" -> {
                 if (exists(to)) {
@@ -209,14 +244,17 @@ public final class JournalRunner {
                     }
                     ops.delete(to);
                 }
+                g.removed(to);
             }
             case "rmdir" -> {
                 if (!exists(to)) {
                     ops.createDirectory(to);
                 }
+                g.created(to);
             }
             case "move" -> {
                 Path from = path(op.from());
+                g.check(from);
                 if (!exists(to)) {
                     throw new IOException(to + " is missing, so it cannot be moved back to " + from);
                 }
