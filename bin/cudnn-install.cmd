@@ -8,10 +8,18 @@ if exist "%JAR%" goto jar_found
 echo cudnn-install: error: "%JAR%" is missing; fix: build it with: mvn -q -B package -DskipTests 1>&2
 exit /b 2
 :jar_found
-rem The usual order: %JAVA%, else %JAVA_HOME%\bin\java.exe, else java on PATH.
+rem Which java.exe: %JAVA%, else %JAVA_HOME%\bin\java.exe, else the first java.exe in a PATH folder
+rem that is absolute. A bare "java" is never run: cmd.exe looks in the current folder first, where a
+rem planted java.exe or java.cmd would run as the user (or Administrator); nor is a relative PATH entry.
 if defined JAVA goto java_found
-set "JAVA=java"
-if defined JAVA_HOME set "JAVA=%JAVA_HOME%\bin\java.exe"
+if not defined JAVA_HOME goto java_search
+set "JAVA=%JAVA_HOME%\bin\java.exe"
+goto java_found
+:java_search
+call :find_java
+if defined JAVA goto java_found
+echo cudnn-install: error: no java.exe in JAVA_HOME or in a PATH folder; fix: install Java 17 or later and set JAVA_HOME 1>&2
+exit /b 2
 :java_found
 if not defined CUDNN_TOOL_JAVA_OPTS set "CUDNN_TOOL_JAVA_OPTS=-XX:+UseSerialGC -Xms16m -Xmx160m"
 rem The class-data archive the build made, quoted: its folder may hold spaces. The install's own
@@ -21,3 +29,25 @@ if exist "%~dp0..\target\cudnn-tool.jsa" set CDS="-XX:SharedArchiveFile=%~dp0..\
 if exist "%~dp0..\target\cudnn-install.jsa" set CDS="-XX:SharedArchiveFile=%~dp0..\target\cudnn-install.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
 "%JAVA%" %CUDNN_TOOL_JAVA_OPTS% %CDS% -jar "%JAR%" install %*
 exit /b %ERRORLEVEL%
+
+rem ---- :find_java sets JAVA to java.exe in the first absolute PATH folder that holds one.
+:find_java
+set "JAVA="
+if not defined PATH goto :eof
+set "REST=%PATH:"=%"
+:find_next
+if not defined REST goto :eof
+set "ENTRY="
+set "NEXT="
+for /f "tokens=1* delims=;" %%A in ("%REST%") do set "ENTRY=%%A" & set "NEXT=%%B"
+set "REST=%NEXT%"
+if not defined ENTRY goto :eof
+rem Only "X:\..." or "\\server\...": a relative entry (".", "bin") names a folder under the current one.
+if "%ENTRY:~1,2%"==":\" goto find_absolute
+if "%ENTRY:~0,2%"=="\\" goto find_absolute
+goto find_next
+:find_absolute
+for %%D in ("%ENTRY%\.") do set "DIR=%%~fD"
+if not exist "%DIR%\java.exe" goto find_next
+set "JAVA=%DIR%\java.exe"
+goto :eof

@@ -6,7 +6,8 @@
 # on a DLL held open by another Windows process (exit 5, nothing changed), rollback --list columns,
 # rollback (toolkit tree byte-identical), --add-to-path (HKCU\Environment Path read back with
 # `wine reg query`, restored exactly by rollback), and the .cmd launchers from a folder with a space,
-# one with parentheses, and through JAVA_HOME alone.
+# one with parentheses, through JAVA_HOME alone, and through PATH alone with a java.exe and a java.cmd
+# planted in the current folder (never run).
 #
 # Skips (exit 0, with the reason) where it cannot run: no Wine and no apt-get or not root to install
 # it, no npm or python3. Caches under ${CUDNN_TOOL_CACHE:-~/.cache/cudnn-tool}; works in target/wine-ci
@@ -253,5 +254,30 @@ check launcher-x86 'out.startswith("cudnn-tool ")'
 run 2 launcher-no-jar 'C:\Program Files (x86)\no jar' verify --version
 check launcher-no-jar '"cudnn-tool.jar\" is missing; fix: build it with" in err and "recognize" not in err and "not recognized" not in err'
 JAVA='C:\jre\bin\java.exe' JAVA_HOME='C:\no such folder' run 0 launcher-java-wins "$T" verify --version
+
+# ---- 7. no JAVA, no JAVA_HOME: java.exe from an absolute PATH folder, never the current folder ----
+# A java.exe (a copy of Wine's hostname.exe) and a java.cmd planted in the current folder, and "." on
+# PATH before the real runtime's folder: cmd.exe would run either for a bare "java".
+plant=$C/planted
+mkdir -p "$plant"
+cp "$C/windows/system32/hostname.exe" "$plant/java.exe"
+printf '@echo off\r\necho planted> "%%~dp0ran.txt"\r\necho cudnn-tool planted\r\n' > "$plant/java.cmd"
+(
+  unset JAVA JAVA_HOME
+  export WINEPATH='.;planted;C:\jre\bin'
+  cd "$plant"
+  run 0 launcher-path-search "$T" verify --version || exit 1
+  check launcher-path-search 'out.startswith("cudnn-tool ") and "planted" not in out' || exit 1
+  [ ! -e "$plant/ran.txt" ] || fail "the planted java.cmd in the current folder ran"
+  rm "$plant/java.exe"
+  run 0 launcher-path-search-cmd "$T" verify --version || exit 1
+  check launcher-path-search-cmd 'out.startswith("cudnn-tool ") and "planted" not in out' || exit 1
+  [ ! -e "$plant/ran.txt" ] || fail "the planted java.cmd in the current folder ran"
+  export WINEPATH='.;planted'
+  run 2 launcher-no-java "$T" verify --version || exit 1
+  check launcher-no-java '"no java.exe in JAVA_HOME or in a PATH folder; fix:" in err' || exit 1
+  [ ! -e "$plant/ran.txt" ] || fail "the planted java.cmd in the current folder ran"
+) || exit 1
+say "ok: the launchers never run a java from the current folder or a relative PATH entry"
 
 say "all Windows checks passed in $(( $(date +%s) - start )) s"
