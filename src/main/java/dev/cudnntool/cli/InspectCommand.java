@@ -1,5 +1,6 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ public class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path archive = PathArgument.file(ctx.host(), "FILE", file);
-        ArchiveName name = ArchiveName.parse(archive.getFileName().toString());
+        ArchiveName name = ArchiveFile.name(archive);
         ProgressBar bar = ProgressBar.forContext(ctx, output, "reading");
         ArchiveReport report = ctx.services().inspector().inspectFile(archive, name,
                 () -> checksum.expectation(ctx.host(), name, ctx.catalogue()), bar);

@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.install.InstallOutcome;
@@ -54,10 +55,12 @@ public class InstallCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path file = PathArgument.file(ctx.host(), "--archive", archive);
-        ArchiveName name = ArchiveName.parse(file.getFileName().toString());
+        Path cudaPath = target.cudaPath(ctx.host()); // usage errors first, before the file is looked at
+        Path prefix = target.prefix(ctx.host());
+        ArchiveName name = ArchiveFile.name(file);
         try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks
             InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()),
-                    target.cudaPath(ctx.host()), target.prefix(ctx.host()), force, dryRun, addToPathScope(), early);
+                    cudaPath, prefix, force, dryRun, addToPathScope(), early);
             InstallService service = ctx.services().install(!noProbe);
             ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
             InstallOutcome o = service.run(req, bar);

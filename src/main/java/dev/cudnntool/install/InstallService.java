@@ -14,6 +14,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.ArchiveInspector;
@@ -50,7 +51,7 @@ public final class InstallService {
     }
 
     public InstallOutcome run(InstallRequest req, ReadProgress progress) {
-        ArchiveName name = ArchiveName.parse(req.archive().getFileName().toString());
+        ArchiveName name = ArchiveFile.name(req.archive());
         if (!Files.isRegularFile(req.archive())) {
             throw new ToolException(ExitCode.USAGE, "archive " + req.archive() + " does not exist or is not a file",
                     "pass the path of the downloaded archive to --archive");

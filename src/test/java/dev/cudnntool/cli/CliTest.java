@@ -63,6 +63,24 @@ class CliTest {
         assertTrue(root.out().contains("Exit codes: 0 ok"), root.out());
     }
 
+    /** Issue 20 item 6: a missing file is exit 2 whatever its name; a wheel or an installer is told apart (exit 3). */
+    @Test
+    void aMissingFileIsExit2AndCudnnInAnotherFormIsNamed() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Cli.Run missing = Cli.run(host, "install", "--archive", "/nowhere/TensorRT-10.0.1.6.Linux.x86_64-gnu.cuda-12.4.tar.gz", "--json");
+        assertEquals(2, missing.exit(), missing.out());
+        assertEquals(2, missing.json().get("exitCode").asInt());
+        assertTrue(missing.json().get("error").get("message").asText().endsWith("does not exist"), missing.out());
+        Path wheel = downloads(host).resolve("nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl");
+        Files.write(wheel, new byte[] {'P', 'K'});
+        Cli.Run w = Cli.run(host, "inspect", wheel.toString(), "--json");
+        assertEquals(3, w.exit(), w.out());
+        assertTrue(w.json().get("error").get("fix").asText().contains("pip install nvidia-cudnn-cu12==9.5.1.17"), w.out());
+        Cli.Run folder = Cli.run(host, "install", "--archive", downloads(host).toString());
+        assertEquals(2, folder.exit(), folder.err());
+        assertTrue(folder.err().contains("is a folder, not an archive"), folder.err());
+    }
+
     @Test
     void badUsageIsOneLineWithExit2AndNoStackTrace() {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
@@ -80,6 +98,7 @@ class CliTest {
     @Test
     void aBadArchiveNameIsExit3WithPatternAndExampleAndATraceOnlyWhenVerbose() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Files.write(host.path("cudnn.zip").toAbsolutePath(), new byte[] {'P', 'K'}); // it exists: its name is what is wrong
         Cli.Run r = Cli.run(host, "inspect", "cudnn.zip");
         assertEquals(3, r.exit());
         assertEquals(1, r.err().strip().lines().count(), r.err());

@@ -104,6 +104,7 @@ class GoldenTest {
         Path d = Files.createDirectories(host.path("/home/me/incomplete"));
         Path missing = archive(ArchiveFixture.windows("8.9.5.30", "12").remove("cudnn_ops_train64_8.dll"), d);
         jsonAndText("inspect-rejected", host, Catalogue.empty(), 3, "inspect", missing.toString());
+        Files.write(host.path("cudnn.zip").toAbsolutePath(), new byte[] {'P', 'K'}); // it exists: its name is what is wrong
         jsonAndText("inspect-bad-name", host, Catalogue.empty(), 3, "inspect", "cudnn.zip");
         jsonAndText("inspect-no-file", host, Catalogue.empty(), 2, "inspect",
                 "/home/me/Downloads/cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz");
@@ -119,6 +120,7 @@ class GoldenTest {
         jsonAndText("install-bad-sha256", host, none, 3, "install", "--archive", archive, "--no-probe", "--sha256", "0".repeat(64));
         jsonAndText("install-two-targets", host, none, 2, "install", "--archive", archive, "--cuda-path", CliTest.TK,
                 "--prefix", "C:\\cudnn");
+        Files.write(host.path("C:\\Users\\me\\Downloads\\cudnn.zip"), new byte[] {'P', 'K'}); // it exists: its name is what is wrong
         jsonAndText("install-bad-name", host, none, 3, "install", "--archive", "C:\\Users\\me\\Downloads\\cudnn.zip");
         jsonAndText("rollback-list-empty", host, none, 0, "rollback", "--list");
         jsonAndText("rollback-nothing", host, none, 8, "rollback");
