@@ -1,5 +1,12 @@
 package dev.cudnntool.install;
 
+import java.util.Optional;
+import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.HeaderVersion;
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.install.state.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
@@ -58,10 +65,41 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             findings.addAll(search.findings());
             copies = search.copies();
         }
+        if (target != null) {
+            findings.addAll(downgrade(target, archive));
+        }
         if (force) {
             findings = findings.stream().map(f -> FORCIBLE.stream().anyMatch(f::is) ? f.forced() : f).toList();
         }
         return new Preflight(platform, driver.driver(), toolkit, found, target, copies, findings);
+    }
+
+    /**
+     * {@code install.downgrade}: the target's cuDNN headers (cudnn_version.h, or cudnn.h before 8)
+     * name a newer version than the archive's. A warning: installing an older release is allowed.
+     */
+    static List<Finding> downgrade(InstallTarget target, ArchiveName archive) {
+        Path include = target.root().resolve("include");
+        for (String header : List.of("cudnn_version.h", "cudnn.h")) {
+            Path h = include.resolve(header);
+            if (!Files.isRegularFile(h)) {
+                continue;
+            }
+            Optional<CudnnVersion> there;
+            try {
+                there = HeaderVersion.parse(BoundedFiles.readString(h, BoundedFiles.TEXT, StandardCharsets.ISO_8859_1));
+            } catch (IOException e) {
+                return List.of(); // unreadable or hostile: verify reports it; the install replaces it
+            }
+            CudnnVersion now = archive.version();
+            if (there.isPresent() && there.get().release().compareTo(now.release()) > 0) {
+                return List.of(Finding.warn(FindingId.INSTALL_DOWNGRADE, "the archive holds cuDNN " + now + ", older than the cuDNN "
+                        + there.get() + " it replaces in " + target.root() + " (" + h + ")",
+                        "nothing to do if an older release is what you want; cudnn-rollback undoes the install"));
+            }
+            return List.of();
+        }
+        return List.of();
     }
 
     public boolean ready() {
