@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -87,7 +86,7 @@ public final class ArchiveInspector {
         if (expected != null) {
             expected.checkSizeBeforeReading(name, fileSize); // the catalogue's size: a truncated download stops here
         }
-        if (name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()) {
+        if (name.format() == ArchiveFormat.ZIP) {
             return new ParallelZip(limits, archive, name, sink, progress, fileSize, digest).read(expected);
         }
         EntryWalk walk = new EntryWalk(limits, name, sink, progress, fileSize);
