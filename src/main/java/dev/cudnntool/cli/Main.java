@@ -4,6 +4,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -33,7 +34,8 @@ public final class Main {
         try {
             // The one place the commit-delay knob is read (outside tests widen race windows with it).
             FaultHook faults = FaultHook.pause(Long.getLong(FaultHook.COMMIT_STEP_DELAY_PROPERTY, 0));
-            code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults), args);
+            code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults,
+                    SearchPathStores.system(host)), args);
         } finally {
             if (warm != null) {
                 warm.close();

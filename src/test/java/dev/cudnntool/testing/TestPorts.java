@@ -27,7 +27,7 @@ public final class TestPorts {
 
     /** The host's own search paths, nobody holding files, no faults. */
     public static InstallPorts ports(Host host, FileOps ops, PostInstallCheck check) {
-        return ports(host, ops, check, InstallPorts.NOBODY, SearchPathStores.forHost(host));
+        return ports(host, ops, check, InstallPorts.NOBODY, SearchPathStores.withoutRegistry(host));
     }
 
     public static InstallPorts ports(Host host, FileOps ops, PostInstallCheck check,
