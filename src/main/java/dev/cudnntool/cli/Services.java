@@ -35,7 +35,7 @@ final class Services {
         Host host = ctx.host();
         PostInstallCheck check = probe ? ProbeCheck.forInstall(host, ctx.probe()) : PostInstallCheck.NONE;
         return new InstallService(new InstallPorts(host, new NioFileOps(), Clock.systemUTC(), check, InspectionLimits.DEFAULT,
-                VersionProvider.version(), host.windows() ? ctx.probe()::holders : InstallPorts.NOBODY,
+                ctx.xz(), VersionProvider.version(), host.windows() ? ctx.probe()::holders : InstallPorts.NOBODY,
                 ctx.searchPaths(), ctx.faults()));
     }
 
@@ -49,7 +49,7 @@ final class Services {
     }
 
     ArchiveInspector inspector() {
-        return new ArchiveInspector();
+        return new ArchiveInspector(InspectionLimits.DEFAULT, ctx.xz());
     }
 
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */

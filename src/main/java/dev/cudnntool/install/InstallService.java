@@ -95,7 +95,7 @@ public final class InstallService {
         }
         ArchiveReport report;
         try {
-            report = new ArchiveInspector(ports.limits()).withDigest(digest)
+            report = new ArchiveInspector(ports.limits(), ports.xz()).withDigest(digest)
                     .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {
