@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -41,15 +40,26 @@ public final class ArchiveInspector {
 
     private final InspectionLimits limits;
     private final Opener opener;
+    private final XzDecoders.Choice xz;
     private ArchiveDigest digest;
 
-    public ArchiveInspector(InspectionLimits limits, Opener opener) {
+    /** @param xz which .xz decoder to use, as the wiring read it ({@link XzDecoders#PROPERTY}) */
+    public ArchiveInspector(InspectionLimits limits, Opener opener, XzDecoders.Choice xz) {
         this.limits = limits;
         this.opener = opener;
+        this.xz = java.util.Objects.requireNonNull(xz);
+    }
+
+    public ArchiveInspector(InspectionLimits limits, Opener opener) {
+        this(limits, opener, XzDecoders.Choice.AUTO);
+    }
+
+    public ArchiveInspector(InspectionLimits limits, XzDecoders.Choice xz) {
+        this(limits, Files::newInputStream, xz);
     }
 
     public ArchiveInspector(InspectionLimits limits) {
-        this(limits, Files::newInputStream);
+        this(limits, XzDecoders.Choice.AUTO);
     }
 
     public ArchiveInspector() {
@@ -87,7 +97,7 @@ public final class ArchiveInspector {
         if (expected != null) {
             expected.checkSizeBeforeReading(name, fileSize); // the catalogue's size: a truncated download stops here
         }
-        if (name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()) {
+        if (name.format() == ArchiveFormat.ZIP) {
             return new ParallelZip(limits, archive, name, sink, progress, fileSize, digest).read(expected);
         }
         EntryWalk walk = new EntryWalk(limits, name, sink, progress, fileSize);
@@ -158,9 +168,9 @@ public final class ArchiveInspector {
     }
 
     /** Multi-block .xz files are decoded on several threads; everything else as one stream. */
-    private static EntryCursor open(Path archive, InputStream in, ArchiveFormat format) throws IOException {
+    private EntryCursor open(Path archive, InputStream in, ArchiveFormat format) throws IOException {
         XzBlockMap blocks = format == ArchiveFormat.TAR_XZ ? XzBlockMap.read(archive) : null;
-        if (blocks != null && !XzDecoders.decodesBlocksInParallel()) { // liblzma 5.4+ does it natively
+        if (blocks != null && !XzDecoders.decodesBlocksInParallel(xz)) { // liblzma 5.4+ does it natively
             ParallelXz parallel;
             try {
                 parallel = ParallelXz.open(archive);
@@ -171,7 +181,7 @@ public final class ArchiveInspector {
                 return EntryCursor.overParallelXz(parallel, blocks);
             }
         }
-        return EntryCursor.open(new BufferedInputStream(in, 1 << 20), format, blocks);
+        return EntryCursor.open(new BufferedInputStream(in, 1 << 20), format, blocks, xz);
     }
 
     /** An I/O failure of the sink (disk full, permission), not of the archive. */

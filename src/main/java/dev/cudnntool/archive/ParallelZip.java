@@ -6,6 +6,7 @@ import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.format.RawEntry;
 import dev.cudnntool.archive.format.ZipDataOffsets;
+import dev.cudnntool.archive.format.ZipDirectory;
 import dev.cudnntool.archive.format.ZipEntryInput;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.ToolException;
@@ -18,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -28,10 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
-import java.util.zip.ZipFile;
 
 /**
- * A zip on this machine's disk is read with random access: the whole central directory is
+ * A zip, on whatever file system it lies ({@link ZipDirectory}), is read with random access: the whole central directory is
  * checked before a single byte is inflated (names, types, sizes, ratios), then the entries are
  * inflated in parallel, largest first, each from its own channel ({@link ZipEntryInput}), hashed
  * and CRC-checked as it is written, while another thread hashes the archive file itself
@@ -73,11 +72,10 @@ final class ParallelZip {
     ArchiveReport read(ChecksumExpectation expected) {
         ExecutorService pool = null;
         ArchiveDigest digest = early;
-        try (ZipFile zip = new ZipFile(archive.toString())) {
+        try (ZipDirectory zip = ZipDirectory.open(archive)) {
             List<Pending> pending = new ArrayList<>();
             List<ZipEntry> directory = new ArrayList<>();
-            for (Enumeration<? extends ZipEntry> en = zip.entries(); en.hasMoreElements(); ) {
-                ZipEntry ze = en.nextElement();
+            for (ZipEntry ze : zip.entries()) {
                 directory.add(ze);
                 RawEntry raw = new RawEntry(ze.getName(), ze.isDirectory() ? EntryType.DIRECTORY : EntryType.FILE,
                         ze.getSize(), null, 0);

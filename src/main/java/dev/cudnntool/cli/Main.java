@@ -3,7 +3,9 @@ package dev.cudnntool.cli;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,9 +33,11 @@ public final class Main {
         }
         int code;
         try {
-            // The one place the commit-delay knob is read (outside tests widen race windows with it).
+            // The one place the knobs are read: the commit delay (outside tests widen race windows with
+            // it) and the .xz decoder.
             FaultHook faults = FaultHook.pause(Long.getLong(FaultHook.COMMIT_STEP_DELAY_PROPERTY, 0));
-            code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults), args);
+            code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults,
+                    XzDecoders.Choice.parse(System.getProperty(XzDecoders.PROPERTY)), SearchPathStores.system(host)), args);
         } finally {
             if (warm != null) {
                 warm.close();

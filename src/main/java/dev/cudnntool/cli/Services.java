@@ -5,7 +5,6 @@ import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.PostInstallCheck;
@@ -17,8 +16,8 @@ import java.time.Clock;
 
 /**
  * The services the commands call, wired from the context's ports: the one place that chooses the
- * production adapters (NIO file operations, the system clock, the probe child, the search-path
- * store of this OS). A command asks for its service with the few options that change the wiring.
+ * production adapters (NIO file operations, the system clock, the probe child); the search-path
+ * store comes with the context ({@link ToolContext#searchPaths}). A command asks for its service with the few options that change the wiring.
  */
 final class Services {
     private final ToolContext ctx;
@@ -36,8 +35,8 @@ final class Services {
         Host host = ctx.host();
         PostInstallCheck check = probe ? ProbeCheck.forInstall(host, ctx.probe()) : PostInstallCheck.NONE;
         return new InstallService(new InstallPorts(host, new NioFileOps(), Clock.systemUTC(), check, InspectionLimits.DEFAULT,
-                VersionProvider.version(), host.windows() ? ctx.probe()::holders : InstallPorts.NOBODY,
-                SearchPathStores.forHost(host), ctx.faults()));
+                ctx.xz(), VersionProvider.version(), host.windows() ? ctx.probe()::holders : InstallPorts.NOBODY,
+                ctx.searchPaths(), ctx.faults()));
     }
 
     /** A verify service; without {@code probe} the library is not loaded. */
@@ -46,11 +45,11 @@ final class Services {
     }
 
     RollbackService rollback() {
-        return new RollbackService(ctx.host(), new NioFileOps(), Clock.systemUTC(), SearchPathStores.forHost(ctx.host()), ctx.faults());
+        return new RollbackService(ctx.host(), new NioFileOps(), Clock.systemUTC(), ctx.searchPaths(), ctx.faults());
     }
 
     ArchiveInspector inspector() {
-        return new ArchiveInspector();
+        return new ArchiveInspector(InspectionLimits.DEFAULT, ctx.xz());
     }
 
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */

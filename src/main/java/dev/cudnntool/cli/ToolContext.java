@@ -1,6 +1,9 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
 
@@ -12,22 +15,28 @@ import java.io.PrintWriter;
  * @param catalogueOverride the archive catalogue to use instead of the jar's (tests), or null
  * @param faults    the install's fault hook: {@link FaultHook#NONE} but where {@link Main#main} read
  *                  the commit-delay property ({@link FaultHook#COMMIT_STEP_DELAY_PROPERTY})
+ * @param xz          the .xz decoder: {@link XzDecoders.Choice#AUTO} but where {@link Main#main} read
+ *                    {@link XzDecoders#PROPERTY}
+ * @param searchPaths where {@code --add-to-path} writes: {@link Main#main} wires this machine's
+ *                    ({@link SearchPathStores#system}); other contexts have no registry to write
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                           dev.cudnntool.probe.ProbeRunner warmProbe,
-                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults) {
+                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
+                          XzDecoders.Choice xz, SearchPathStore searchPaths) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }
 
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                        dev.cudnntool.probe.ProbeRunner warmProbe) {
-        this(host, out, err, terminal, warmProbe, null, FaultHook.NONE);
+        this(host, out, err, terminal, warmProbe, null, FaultHook.NONE, XzDecoders.Choice.AUTO,
+                SearchPathStores.withoutRegistry(host));
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
     public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
-        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults);
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults, xz, searchPaths);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */

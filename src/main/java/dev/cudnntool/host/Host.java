@@ -1,5 +1,6 @@
 package dev.cudnntool.host;
 
+import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
@@ -8,6 +9,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -15,26 +17,36 @@ import java.util.TreeMap;
  * to run programs. Everything that touches the machine goes through one of these, so tests run
  * whole checks on jimfs with a made-up environment and fake programs.
  *
- * @param jvmBits 64 or 32 (sun.arch.data.model)
+ * @param jvmBits      64 or 32 (sun.arch.data.model)
+ * @param registryPath the registry's user and machine Path where they were read (Windows, {@link #system()})
  */
 public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arch, int jvmBits,
-                   ProcessRunner runner) {
+                   ProcessRunner runner, Optional<RegistryPath> registryPath) {
 
     public Host {
         // Windows variable names are case-insensitive (Path, PATH); keep one map that says so.
         Map<String, String> copy = os == OsFamily.WINDOWS ? new TreeMap<>(String.CASE_INSENSITIVE_ORDER) : new TreeMap<>();
         copy.putAll(env);
         env = java.util.Collections.unmodifiableMap(copy);
+        java.util.Objects.requireNonNull(registryPath);
+    }
+
+    /** A host whose registry was not read. */
+    public Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arch, int jvmBits, ProcessRunner runner) {
+        this(fs, env, os, arch, jvmBits, runner, Optional.empty());
     }
 
     /** This machine. Used only by the command line's entry point. */
     public static Host system() {
         OsFamily os = osFromName(System.getProperty("os.name"));
-        // Windows: PATH as a new terminal gets it (the registry's user and machine Path appended).
-        return new Host(FileSystems.getDefault(), SearchPathStores.systemEnvironment(os == OsFamily.WINDOWS), os,
+        Map<String, String> env = System.getenv();
+        Optional<RegistryPath> registry = os == OsFamily.WINDOWS ? SearchPathStores.readRegistryPath(env) : Optional.empty();
+        // Windows: PATH as a new terminal gets it (the registry's machine and user Path appended).
+        return new Host(FileSystems.getDefault(),
+                registry.map(r -> SearchPathEntries.withPersistentPath(env, r.persistentEntries())).orElse(env), os,
                 Arch.fromJvm(System.getProperty("os.arch")),
                 "32".equals(System.getProperty("sun.arch.data.model")) ? 32 : 64,
-                new SystemProcessRunner());
+                new SystemProcessRunner(), registry);
     }
 
     public static OsFamily osFromName(String osName) {
@@ -52,7 +64,12 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
     }
 
     public Host withRunner(ProcessRunner r) {
-        return new Host(fs, env, os, arch, jvmBits, r);
+        return new Host(fs, env, os, arch, jvmBits, r, registryPath);
+    }
+
+    /** The same host with the registry's Path values read as {@code r} (tests of Windows diagnosis). */
+    public Host withRegistryPath(RegistryPath r) {
+        return new Host(fs, env, os, arch, jvmBits, runner, Optional.of(r));
     }
 
     public String env(String name) {

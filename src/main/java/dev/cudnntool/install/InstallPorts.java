@@ -1,6 +1,7 @@
 package dev.cudnntool.install;
 
 import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.install.state.FaultHook;
@@ -11,12 +12,12 @@ import java.util.function.Function;
 
 /**
  * What an install works with besides the request, fixed for the life of a service: the machine,
- * the file operations, the one clock, the check after the commit, the archive limits, the tool's
+ * the file operations, the one clock, the check after the commit, the archive limits and .xz decoder, the tool's
  * version for the record, who holds files open (Windows Restart Manager; nobody by default),
  * where --add-to-path writes, and the fault hook (production: {@link FaultHook#NONE}).
  */
 public record InstallPorts(Host host, FileOps ops, Clock clock, PostInstallCheck check, InspectionLimits limits,
-                           String toolVersion, Function<List<Path>, List<String>> holders, SearchPathStore searchPaths,
+                           XzDecoders.Choice xz, String toolVersion, Function<List<Path>, List<String>> holders, SearchPathStore searchPaths,
                            FaultHook faults) {
     /** Nobody is named as holding a file open. */
     public static final Function<List<Path>, List<String>> NOBODY = files -> List.of();
@@ -27,6 +28,7 @@ public record InstallPorts(Host host, FileOps ops, Clock clock, PostInstallCheck
         java.util.Objects.requireNonNull(clock);
         java.util.Objects.requireNonNull(check);
         java.util.Objects.requireNonNull(limits);
+        java.util.Objects.requireNonNull(xz);
         java.util.Objects.requireNonNull(holders);
         java.util.Objects.requireNonNull(searchPaths);
         java.util.Objects.requireNonNull(faults);

@@ -22,7 +22,6 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.ReadProgress;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -66,13 +65,12 @@ public final class InstallService {
     }
 
     /**
-     * Starts hashing a zip on a thread of its own (a {@code .tar.xz} is hashed as it is decoded, and
-     * a file on another file system is read once, as a stream): null when there is nothing to start.
+     * Starts hashing a zip on a thread of its own (a {@code .tar.xz} is hashed as it is decoded):
+     * null when there is nothing to start.
      * The caller closes it; a request carrying it ({@link InstallRequest#digest}) uses it instead of its own.
      */
     public static ArchiveDigest startDigest(Path archive, ArchiveName name) {
-        return name.format() == ArchiveFormat.ZIP && archive.getFileSystem() == FileSystems.getDefault()
-                && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
+        return name.format() == ArchiveFormat.ZIP && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
     }
 
     /** --add-to-path as this run asked for it; null without it. */
@@ -98,7 +96,7 @@ public final class InstallService {
         }
         ArchiveReport report;
         try {
-            report = new ArchiveInspector(ports.limits()).withDigest(digest)
+            report = new ArchiveInspector(ports.limits(), ports.xz()).withDigest(digest)
                     .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {

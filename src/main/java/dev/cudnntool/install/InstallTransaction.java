@@ -90,7 +90,7 @@ final class InstallTransaction {
         StagingSink sink = new StagingSink(staging, ops);
         try {
             ops.createDirectory(staging);
-            report = new ArchiveInspector(ports.limits()).withDigest(run.digest()).inspect(req.archive(), name, req.expected(), sink, progress);
+            report = new ArchiveInspector(ports.limits(), ports.xz()).withDigest(run.digest()).inspect(req.archive(), name, req.expected(), sink, progress);
         } catch (ArchiveInspector.SinkFailure e) {
             cleanupStaging();
             return failedBeforeCommit(findings, e.getCause(), "while unpacking into " + staging);

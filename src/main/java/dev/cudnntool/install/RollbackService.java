@@ -49,9 +49,9 @@ public final class RollbackService {
         this.faults = faults;
     }
 
-    /** With the system clock, the host's search paths and no fault hook. */
+    /** With the system clock, no registry to write (ld.so.conf.d on Linux) and no fault hook: tests' wiring. */
     public RollbackService(Host host, FileOps ops) {
-        this(host, ops, Clock.systemUTC(), SearchPathStores.forHost(host), FaultHook.NONE);
+        this(host, ops, Clock.systemUTC(), SearchPathStores.withoutRegistry(host), FaultHook.NONE);
     }
 
     /** One line of --list. {@code state}: active, or unfinished for a pending journal. */

@@ -15,7 +15,6 @@ import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,9 +164,22 @@ public final class ProbeCheck {
         return (target, report) -> afterInstall(host, runner, target, report);
     }
 
+    /**
+     * Whether a child process can open files under {@code dir} by name: only when the path is one of
+     * this machine's files ({@link Path#toFile} works), not one of an in-memory file system's.
+     */
+    static boolean loadableByAProcess(Path dir) {
+        try {
+            dir.toFile();
+            return true;
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
     static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
         ArchiveName n = report.name();
-        if (n.os() != host.os() || target.root().getFileSystem() != FileSystems.getDefault()) {
+        if (n.os() != host.os() || !loadableByAProcess(target.root())) {
             return List.of(Finding.info(FindingId.INSTALL_PROBE_SKIPPED, "the installed library was not loaded: "
                     + (n.os() != host.os() ? "it is a " + n.os().label() + " build" : "the target is not on this machine's disks")));
         }

@@ -73,7 +73,7 @@ class InstallTransactionTest {
             };
             InstallPorts ports = TestPorts.ports(host, new NioFileOps(), PostInstallCheck.NONE);
             InstallOutcome o = new InstallService(new InstallPorts(ports.host(), ports.ops(), ports.clock(), ports.check(),
-                    ports.limits(), ports.toolVersion(), ports.holders(), ports.searchPaths(), hook))
+                    ports.limits(), ports.xz(), ports.toolVersion(), ports.holders(), ports.searchPaths(), hook))
                     .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
                             false, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());

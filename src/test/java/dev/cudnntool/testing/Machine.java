@@ -132,7 +132,7 @@ public final class Machine implements AutoCloseable {
     /** As {@link #installer(FileOps)} where Windows' Restart Manager names {@code holders} of files in use. */
     public InstallService installer(FileOps ops, java.util.function.Function<List<Path>, List<String>> holders) {
         return new InstallService(TestPorts.ports(host, ops, PostInstallCheck.NONE, holders,
-                dev.cudnntool.host.searchpath.SearchPathStores.forHost(host)));
+                dev.cudnntool.host.searchpath.SearchPathStores.withoutRegistry(host)));
     }
 
     /** Installs {@code archive} into the toolkit the machine's environment names, as plain {@code cudnn-install --archive}. */
@@ -184,6 +184,7 @@ public final class Machine implements AutoCloseable {
         private final List<ArchiveFixture> installed = new ArrayList<>();
         private FakeRunner runner = new FakeRunner();
         private String toolkit;
+        private dev.cudnntool.host.RegistryPath registry;
 
         private Builder(boolean linux, FileSystem fs, boolean ownsFs) {
             this.linux = linux;
@@ -259,6 +260,15 @@ public final class Machine implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Windows: the registry's user and machine Path as the tool read them (entries expanded), so
+         * diagnosis can say which variable holds an entry. Without it the registry was not read.
+         */
+        public Builder registryPath(List<String> user, List<String> machine) {
+            registry = new dev.cudnntool.host.RegistryPath(user, machine);
+            return this;
+        }
+
         /** A folder appended to PATH. */
         public Builder onPath(String folder) {
             path.add(folder);
@@ -303,6 +313,9 @@ public final class Machine implements AutoCloseable {
                 all.put("PATH", String.join(linux ? ":" : ";", path));
             }
             Host host = linux ? TestHosts.linux(fs, all, runner) : TestHosts.windows(fs, all, runner);
+            if (registry != null) {
+                host = host.withRegistryPath(registry);
+            }
             Machine m = new Machine(host, toolkit == null ? null : fs.getPath(toolkit), runner, ownsFs);
             for (ArchiveFixture a : installed) {
                 try {

@@ -1,6 +1,7 @@
 package dev.cudnntool.testing;
 
 import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStores;
@@ -27,12 +28,12 @@ public final class TestPorts {
 
     /** The host's own search paths, nobody holding files, no faults. */
     public static InstallPorts ports(Host host, FileOps ops, PostInstallCheck check) {
-        return ports(host, ops, check, InstallPorts.NOBODY, SearchPathStores.forHost(host));
+        return ports(host, ops, check, InstallPorts.NOBODY, SearchPathStores.withoutRegistry(host));
     }
 
     public static InstallPorts ports(Host host, FileOps ops, PostInstallCheck check,
                                      Function<List<Path>, List<String>> holders, SearchPathStore searchPaths) {
-        return new InstallPorts(host, ops, CLOCK, check, InspectionLimits.DEFAULT, "test", holders, searchPaths,
+        return new InstallPorts(host, ops, CLOCK, check, InspectionLimits.DEFAULT, XzDecoders.Choice.AUTO, "test", holders, searchPaths,
                 FaultHook.NONE);
     }
 

@@ -65,17 +65,21 @@ public final class EntryCursor implements Closeable {
     }
 
     public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format) throws IOException {
-        return open(archiveBytes, format, null);
+        return open(archiveBytes, format, null, XzDecoders.Choice.AUTO);
     }
 
-    /** {@code blocks}: the block map of a multi-block .xz, or null (see {@link #compressedBytesRead}). */
-    public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format, XzBlockMap blocks) throws IOException {
+    /**
+     * {@code blocks}: the block map of a multi-block .xz, or null (see {@link #compressedBytesRead});
+     * {@code xz}: which decoder a .xz gets.
+     */
+    public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format, XzBlockMap blocks, XzDecoders.Choice xz)
+            throws IOException {
         MessageDigest digest = Hex.newSha256();
         DigestInputStream hashed = new DigestInputStream(archiveBytes, digest);
         Counting counting = new Counting(hashed);
         return switch (format) {
             case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null, null);
-            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting), blocks);
+            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting, xz), blocks);
             case TGZ -> new EntryCursor(hashed, digest, counting, null, new GzipCompressorInputStream(counting, true), null);
         };
     }

@@ -10,19 +10,32 @@ import org.tukaani.xz.XZInputStream;
 
 /**
  * Chooses the .xz stream decoder: the system's liblzma when it can be used (Linux, see
- * {@link Liblzma}), xz-java otherwise; both accept exactly what {@code xz -t} accepts. The system
- * property {@value #PROPERTY} forces one: {@code java} (never touch native code) or {@code native};
- * the default is {@code auto}. The decoder runs on its own thread ({@link ReadAheadInputStream}).
+ * {@link Liblzma}), xz-java otherwise; both accept exactly what {@code xz -t} accepts. Which one is
+ * a setting ({@link Choice}) handed down from the wiring, which reads the user's knob, the system
+ * property {@value #PROPERTY}, once: {@code java} (never touch native code) or {@code native}; the
+ * default is {@code auto}. The decoder runs on its own thread ({@link ReadAheadInputStream}).
  */
 public final class XzDecoders {
-    static final String PROPERTY = "cudnntool.xz.decoder";
+    /** The user-facing knob ({@code -Dcudnntool.xz.decoder=java}), read by the command line's entry point only. */
+    public static final String PROPERTY = "cudnntool.xz.decoder";
+
+    /** Which .xz decoder to use: {@code AUTO} and {@code NATIVE} take liblzma where it is usable, {@code JAVA} never. */
+    public enum Choice {
+        AUTO, JAVA, NATIVE;
+
+        /** The setting a value of {@value #PROPERTY} asks for: {@code java} or {@code native}; anything else is {@code AUTO}. */
+        public static Choice parse(String value) {
+            String mode = value == null ? "auto" : value.strip().toLowerCase(Locale.ROOT);
+            return mode.equals("java") ? JAVA : mode.equals("native") ? NATIVE : AUTO;
+        }
+    }
 
     private XzDecoders() {
     }
 
     /** The decoded bytes of {@code compressed}, decoded on a background thread; closing it leaves {@code compressed} open. */
-    static InputStream readAhead(InputStream compressed) {
-        Optional<Liblzma> lib = chosen();
+    static InputStream readAhead(InputStream compressed, Choice choice) {
+        Optional<Liblzma> lib = chosen(choice);
         InputStream shielded = new FilterInputStream(compressed) {
             @Override
             public void close() {
@@ -32,10 +45,9 @@ public final class XzDecoders {
         return new ReadAheadInputStream(() -> decoder(shielded, lib), "cudnn-tool-xz");
     }
 
-    /** The library to use under the current setting of {@value #PROPERTY}; empty means xz-java. */
-    static Optional<Liblzma> chosen() {
-        String mode = System.getProperty(PROPERTY, "auto").toLowerCase(Locale.ROOT);
-        return mode.equals("java") ? Optional.empty() : Liblzma.system();
+    /** The library to use under {@code choice}; empty means xz-java. */
+    static Optional<Liblzma> chosen(Choice choice) {
+        return choice == Choice.JAVA ? Optional.empty() : Liblzma.system();
     }
 
     /** A decoder over {@code compressed}: liblzma's when {@code lib} is present, else xz-java's. */
@@ -82,12 +94,12 @@ public final class XzDecoders {
      * True when the stream decoder itself decodes the blocks of a multi-block file in parallel (liblzma
      * 5.4 or later), so that {@link ParallelXz}, xz-java on several threads, is not needed.
      */
-    public static boolean decodesBlocksInParallel() {
-        return chosen().map(Liblzma::hasMultiThreadedDecoder).orElse(false) && threads() > 1;
+    public static boolean decodesBlocksInParallel(Choice choice) {
+        return chosen(choice).map(Liblzma::hasMultiThreadedDecoder).orElse(false) && threads() > 1;
     }
 
     /** Which decoder a read would use now, for messages and the benchmark: "liblzma 5.4.1" or "xz-java". */
-    static String describe() {
-        return chosen().map(l -> "liblzma " + Liblzma.versionText(l.version)).orElse("xz-java");
+    static String describe(Choice choice) {
+        return chosen(choice).map(l -> "liblzma " + Liblzma.versionText(l.version)).orElse("xz-java");
     }
 }

@@ -104,16 +104,16 @@ public final class LoaderPath {
      * or only this process's environment (set by a script or a terminal); null when not known.
      */
     static String windowsPathOrigin(Host host, Path dir) {
-        String user = host.env(SearchPathStores.USER_PATH);
-        String machine = host.env(SearchPathStores.MACHINE_PATH);
-        if (user == null && machine == null) {
+        if (host.registryPath().isEmpty()) {
             return null; // the registry was not read (a test host, or no registry)
         }
-        if (machine != null && SearchPath.entries(host, machine).stream().anyMatch(m -> host.samePath(m, dir))) {
+        String user = String.join(";", host.registryPath().get().user());
+        String machine = String.join(";", host.registryPath().get().machine());
+        if (SearchPath.entries(host, machine).stream().anyMatch(m -> host.samePath(m, dir))) {
             return "in the machine Path: HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment,"
                     + " System Properties > Environment Variables > System variables";
         }
-        if (user != null && SearchPath.entries(host, user).stream().anyMatch(u -> host.samePath(u, dir))) {
+        if (SearchPath.entries(host, user).stream().anyMatch(u -> host.samePath(u, dir))) {
             return "in the user Path: HKCU\\Environment, System Properties > Environment Variables > User variables";
         }
         return "set only in this process's environment, by the terminal or a script that started it";

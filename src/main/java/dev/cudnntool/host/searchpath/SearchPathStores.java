@@ -1,22 +1,33 @@
 package dev.cudnntool.host.searchpath;
 
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.RegistryPath;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The search-path store for a host: the registry on Windows, /etc/ld.so.conf.d elsewhere. */
+/**
+ * The search-path stores: the registry on Windows, /etc/ld.so.conf.d elsewhere. Which one a run
+ * gets is decided by its wiring (the command line's {@link #system}), never by looking at the host.
+ */
 public final class SearchPathStores {
     private SearchPathStores() {
     }
 
-    public static SearchPathStore forHost(Host host) {
-        if (!host.windows()) {
-            return new LdSoConfPathStore(host);
-        }
-        return host.fs() == java.nio.file.FileSystems.getDefault() ? new WindowsRegistryPathStore(host.env()) : NO_REGISTRY;
+    /** This machine's store, for the command line's wiring: the registry on Windows, ld.so.conf.d elsewhere. */
+    public static SearchPathStore system(Host host) {
+        return host.windows() ? new WindowsRegistryPathStore(host.env()) : new LdSoConfPathStore(host);
     }
 
-    /** A Windows host on another file system (a test's): there is no registry to write. */
+    /**
+     * The store of a host without a registry to write (a test's Windows machine): on Windows one
+     * that reads nothing and refuses every write, elsewhere ld.so.conf.d.
+     */
+    public static SearchPathStore withoutRegistry(Host host) {
+        return host.windows() ? NO_REGISTRY : new LdSoConfPathStore(host);
+    }
+
+    /** A Windows host with no registry: nothing to read, every write refused. */
     static final SearchPathStore NO_REGISTRY = new SearchPathStore() {
         @Override
         public String location(Scope scope, String installId) {
@@ -50,31 +61,16 @@ public final class SearchPathStores {
     };
 
     /**
-     * This process's environment; on Windows with the user's and the machine's Path from the
-     * registry appended (what a new terminal would get), since the running shell's may be stale.
+     * The registry's user and machine Path (entries expanded), read once for {@link Host#system()}
+     * on Windows; empty where there is no registry to read.
      */
-    /**
-     * Keys of the host environment under which Windows hosts also carry the registry's user and
-     * machine Path (expanded, ';'-separated, starting with ';' so that an empty value still says the
-     * registry was read), so diagnosis can say which variable holds an entry.
-     * Not real environment variables; nothing is ever passed on to a child under these names.
-     */
-    public static final String USER_PATH = "cudnn-tool:user-Path";
-    public static final String MACHINE_PATH = "cudnn-tool:machine-Path";
-
-    public static Map<String, String> systemEnvironment(boolean windows) {
-        Map<String, String> env = System.getenv();
-        if (!windows) {
-            return env;
-        }
+    public static Optional<RegistryPath> readRegistryPath(Map<String, String> env) {
         try {
             WindowsRegistryPathStore store = new WindowsRegistryPathStore(env);
-            Map<String, String> out = new java.util.HashMap<>(SearchPathEntries.withPersistentPath(env, store.persistentEntries()));
-            out.put(USER_PATH, ";" + String.join(";", store.entries(SearchPathStore.Scope.USER)));
-            out.put(MACHINE_PATH, ";" + String.join(";", store.entries(SearchPathStore.Scope.MACHINE)));
-            return out;
+            return Optional.of(new RegistryPath(store.entries(SearchPathStore.Scope.USER),
+                    store.entries(SearchPathStore.Scope.MACHINE)));
         } catch (RuntimeException | LinkageError e) {
-            return env; // no registry to read: the process environment as it is
+            return Optional.empty(); // no registry to read: the process environment as it is
         }
     }
 }

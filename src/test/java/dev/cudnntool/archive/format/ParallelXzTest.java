@@ -1,6 +1,7 @@
 package dev.cudnntool.archive.format;
 
 import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -86,8 +87,8 @@ class ParallelXzTest {
         }
         Files.write(tar, tarBytes);
         Path multi = multiBlock(dir.resolve("m").resolve(xz.getFileName()), tarBytes, 4096, 1);
-        System.setProperty(XzDecoders.PROPERTY, "java"); // this class, not liblzma's own threads
-        ArchiveReport ok = new ArchiveInspector().inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null);
+        ArchiveInspector java = new ArchiveInspector(InspectionLimits.DEFAULT, XzDecoders.Choice.JAVA); // this class, not liblzma's own threads
+        ArchiveReport ok = java.inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null);
         assertTrue(ok.acceptable(), ok.findings().toString());
         byte[] bytes = Files.readAllBytes(multi);
         for (int i = bytes.length / 2; i < bytes.length / 2 + 8; i++) {
@@ -95,13 +96,8 @@ class ParallelXzTest {
         }
         Files.write(multi, bytes);
         ToolException e = assertThrows(ToolException.class,
-                () -> new ArchiveInspector().inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null));
+                () -> java.inspect(multi, ArchiveName.parse(xz.getFileName().toString()), null));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
         assertTrue(e.getMessage().contains("damaged"), e.getMessage());
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void defaultDecoder() {
-        System.clearProperty(XzDecoders.PROPERTY);
     }
 }

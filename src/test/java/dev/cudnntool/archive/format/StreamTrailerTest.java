@@ -1,6 +1,7 @@
 package dev.cudnntool.archive.format;
 
 import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +40,8 @@ class StreamTrailerTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void defaultDecoder() {
-        System.clearProperty(XzDecoders.PROPERTY);
-    }
+    /** The decoder a test asks for; JUnit makes a new instance per test. */
+    private XzDecoders.Choice xz = XzDecoders.Choice.AUTO;
 
     private final ArchiveFixture fixture = ArchiveFixture.linux("8.9.5.30", "12");
 
@@ -85,11 +83,11 @@ class StreamTrailerTest {
         return f;
     }
 
-    private static ArchiveReport inspect(Path archive) {
-        return new ArchiveInspector().inspect(archive, ArchiveName.parse(archive.getFileName().toString()), null);
+    private ArchiveReport inspect(Path archive) {
+        return new ArchiveInspector(InspectionLimits.DEFAULT, xz).inspect(archive, ArchiveName.parse(archive.getFileName().toString()), null);
     }
 
-    private static ToolException refused(Path archive, String why) {
+    private ToolException refused(Path archive, String why) {
         ToolException e = assertThrows(ToolException.class, () -> inspect(archive));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
@@ -116,7 +114,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void aTarHeaderWithAWrongChecksumIsRefused(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] tar = tarBytes();
         assertTrue(inspect(write("ok", fixture.fileName(), singleBlock(tar))).acceptable());
         refused(write("bad", fixture.fileName(), singleBlock(badChecksum(tar))), "wrong checksum");
@@ -126,7 +124,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void aTarHeaderWithAWrongChecksumIsRefusedOnTheParallelPath(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         refused(multiBlock(badChecksum(tarBytes())), "wrong checksum");
     }
 
@@ -150,7 +148,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void bytesAfterTheLastXzStreamAreRefused(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] xz = singleBlock(tarBytes());
         refused(write("garbage", fixture.fileName(), concat(xz, GARBAGE)), "damaged");
         refused(write("three-zeros", fixture.fileName(), concat(xz, new byte[3])), "damaged");
@@ -160,7 +158,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void streamPaddingAndConcatenatedStreamsAreAcceptedAsXzDoes(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] tar = tarBytes();
         byte[] xz = singleBlock(tar);
         assertTrue(inspect(write("padded", fixture.fileName(), concat(xz, new byte[8]))).acceptable());
@@ -173,7 +171,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void bytesAfterTheLastXzStreamAreRefusedOnTheParallelPath(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         Path multi = multiBlock(tarBytes());
         assertTrue(inspect(multi).acceptable());
         byte[] xz = Files.readAllBytes(multi);
@@ -195,7 +193,7 @@ class StreamTrailerTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void dataHiddenAfterTheTarsEndMarkerIsRefused(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] tar = tarBytes();
         byte[] hidden = concat(tar, concat(new byte[10240], GARBAGE));
         refused(write("hidden", fixture.fileName(), singleBlock(hidden)), "follows the end of the tar");

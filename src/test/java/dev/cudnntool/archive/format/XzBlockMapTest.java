@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,10 +37,8 @@ class XzBlockMapTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void defaultDecoder() {
-        System.clearProperty(XzDecoders.PROPERTY);
-    }
+    /** The decoder a test asks for; JUnit makes a new instance per test. */
+    private XzDecoders.Choice xz = XzDecoders.Choice.AUTO;
 
     /** A real-looking archive plus extra files of random bytes (they expand about 1:1) at odd offsets. */
     private byte[] tar(byte[] extra, int copies) throws Exception {
@@ -76,7 +73,7 @@ class XzBlockMapTest {
     }
 
     private ArchiveReport inspect(Path file, InspectionLimits limits) {
-        return new ArchiveInspector(limits).inspect(file, ArchiveName.parse(file.getFileName().toString()), null);
+        return new ArchiveInspector(limits, xz).inspect(file, ArchiveName.parse(file.getFileName().toString()), null);
     }
 
     @Test
@@ -103,7 +100,7 @@ class XzBlockMapTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void entriesThatBeginInsideABlockAreJudgedByTheirOwnBytes(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] tar = tar(random(3 << 20), 3);
         Path file = ParallelXzTest.multiBlock(dir.resolve(decoder).resolve(NAME + ".tar.xz"), tar, 1 << 20, 1);
         // Random bytes expand about 1:1: a limit of 2 must hold for every entry, wherever it starts.
@@ -114,7 +111,7 @@ class XzBlockMapTest {
     @ParameterizedTest
     @ValueSource(strings = {"java", "auto"})
     void anEntryOfZerosIsStillABombOnTheBlockParallelPaths(String decoder) throws Exception {
-        System.setProperty(XzDecoders.PROPERTY, decoder);
+        xz = XzDecoders.Choice.parse(decoder);
         byte[] tar = tar(new byte[40 << 20], 1); // past the 25.6 MiB that 200 times the read-ahead allowance comes to
         Path file = ParallelXzTest.multiBlock(dir.resolve(decoder).resolve(NAME + ".tar.xz"), tar, 1 << 20, 1);
         ToolException e = assertThrows(ToolException.class, () -> inspect(file, InspectionLimits.DEFAULT));

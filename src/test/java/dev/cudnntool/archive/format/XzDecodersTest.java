@@ -1,6 +1,7 @@
 package dev.cudnntool.archive.format;
 
 import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +40,6 @@ class XzDecodersTest {
     @TempDir
     Path dir;
 
-    @AfterEach
-    void defaultDecoder() {
-        System.clearProperty(XzDecoders.PROPERTY);
-    }
 
     private static Liblzma liblzma() {
         Optional<Liblzma> lib = Liblzma.system();
@@ -140,10 +136,8 @@ class XzDecodersTest {
         ArchiveFixture f = ArchiveFixture.linux("9.5.1.17", "12").xzPreset(6);
         Path archive = f.writeTo(dir);
         ArchiveName name = ArchiveName.parse(archive.getFileName().toString());
-        System.setProperty(XzDecoders.PROPERTY, "java");
-        ArchiveReport java = new ArchiveInspector().inspect(archive, name, null);
-        System.setProperty(XzDecoders.PROPERTY, "auto");
-        ArchiveReport nat = new ArchiveInspector().inspect(archive, name, null);
+        ArchiveReport java = new ArchiveInspector(InspectionLimits.DEFAULT, XzDecoders.Choice.JAVA).inspect(archive, name, null);
+        ArchiveReport nat = new ArchiveInspector(InspectionLimits.DEFAULT, XzDecoders.Choice.AUTO).inspect(archive, name, null);
         assertTrue(nat.acceptable(), nat.findings().toString());
         assertEquals(java.archive().sha256(), nat.archive().sha256());
         assertEquals(hashes(java), hashes(nat));
@@ -164,13 +158,13 @@ class XzDecodersTest {
             corrupt[i] ^= 0x5a;
         }
         for (String decoder : new String[] {"java", "auto"}) {
-            System.setProperty(XzDecoders.PROPERTY, decoder);
+            XzDecoders.Choice xz = XzDecoders.Choice.parse(decoder);
             for (byte[] bad : new byte[][] {Arrays.copyOf(bytes, bytes.length / 2), Arrays.copyOf(bytes, bytes.length - 1), corrupt}) {
                 Path f = dir.resolve("bad").resolve(archive.getFileName());
                 Files.createDirectories(f.getParent());
                 Files.write(f, bad);
                 ToolException e = assertThrows(ToolException.class,
-                        () -> new ArchiveInspector().inspect(f, ArchiveName.parse(f.getFileName().toString()), null));
+                        () -> new ArchiveInspector(InspectionLimits.DEFAULT, xz).inspect(f, ArchiveName.parse(f.getFileName().toString()), null));
                 assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), decoder + ": " + e.getMessage());
                 assertTrue(e.getMessage().contains("damaged"), e.getMessage());
                 assertFalse(e.getMessage().contains("null"), e.getMessage());
@@ -181,18 +175,30 @@ class XzDecodersTest {
     @Test
     void withoutLiblzmaTheJavaDecoderTakesOver() throws IOException {
         assertEquals(Optional.empty(), Liblzma.load("libcudnn-tool-no-such-lzma.so.5"));
-        System.setProperty(XzDecoders.PROPERTY, "java");
-        assertEquals(Optional.empty(), XzDecoders.chosen());
-        assertEquals("xz-java", XzDecoders.describe());
+        XzDecoders.Choice java = XzDecoders.Choice.JAVA;
+        assertEquals(Optional.empty(), XzDecoders.chosen(java));
+        assertEquals("xz-java", XzDecoders.describe(java));
         byte[] data = ParallelXzTest.data(1 << 20);
         try (InputStream in = XzDecoders.decoder(new ByteArrayInputStream(xz(data, 6, XZ.CHECK_CRC64)),
-                XzDecoders.chosen())) {
+                XzDecoders.chosen(java))) {
             assertFalse(in instanceof NativeXzInputStream);
             assertArrayEquals(data, in.readAllBytes());
         }
         // and a whole archive still reads, through the background thread
         Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(dir);
-        assertTrue(new ArchiveInspector().inspect(archive, ArchiveName.parse(archive.getFileName().toString()), null).acceptable());
+        assertTrue(new ArchiveInspector(InspectionLimits.DEFAULT, java).inspect(archive,
+                ArchiveName.parse(archive.getFileName().toString()), null).acceptable());
+    }
+
+    /** The user's knob, -Dcudnntool.xz.decoder, as the entry point reads it once into the setting. */
+    @Test
+    void theKnobsValuesBecomeTheSetting() {
+        assertEquals(XzDecoders.Choice.AUTO, XzDecoders.Choice.parse(null));
+        assertEquals(XzDecoders.Choice.AUTO, XzDecoders.Choice.parse("auto"));
+        assertEquals(XzDecoders.Choice.JAVA, XzDecoders.Choice.parse(" Java "));
+        assertEquals(XzDecoders.Choice.NATIVE, XzDecoders.Choice.parse("native"));
+        assertEquals(XzDecoders.Choice.AUTO, XzDecoders.Choice.parse("zstd"), "an unknown value is the default, as before");
+        assertEquals("cudnntool.xz.decoder", XzDecoders.PROPERTY);
     }
 
     @Test
@@ -211,12 +217,12 @@ class XzDecodersTest {
     void theSystemLibrarysVersionIsChecked() {
         Liblzma lib = liblzma();
         assertTrue(Liblzma.acceptable(lib.version));
-        assertNotEquals("xz-java", XzDecoders.describe());
-        assertTrue(XzDecoders.describe().startsWith("liblzma 5."), XzDecoders.describe());
-        assertEquals(lib.hasMultiThreadedDecoder() && XzDecoders.threads() > 1, XzDecoders.decodesBlocksInParallel(),
+        XzDecoders.Choice auto = XzDecoders.Choice.AUTO;
+        assertNotEquals("xz-java", XzDecoders.describe(auto));
+        assertTrue(XzDecoders.describe(auto).startsWith("liblzma 5."), XzDecoders.describe(auto));
+        assertEquals(lib.hasMultiThreadedDecoder() && XzDecoders.threads() > 1, XzDecoders.decodesBlocksInParallel(auto),
                 "liblzma's own threads replace ParallelXz where it has them");
-        System.setProperty(XzDecoders.PROPERTY, "java");
-        assertFalse(XzDecoders.decodesBlocksInParallel(), "forced to xz-java: ParallelXz decodes the blocks");
+        assertFalse(XzDecoders.decodesBlocksInParallel(XzDecoders.Choice.JAVA), "forced to xz-java: ParallelXz decodes the blocks");
     }
 
     @Test

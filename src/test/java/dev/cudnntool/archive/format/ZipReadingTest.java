@@ -3,6 +3,7 @@ package dev.cudnntool.archive.format;
 import dev.cudnntool.archive.catalogue.CatalogueTest;
 import dev.cudnntool.archive.ArchiveHardeningTest;
 import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ArchiveItem;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.name.ArchiveName;
@@ -178,7 +179,11 @@ class ZipReadingTest {
 
     /** The archive is refused as damaged or unsafe: exit 3, one line. */
     static ToolException refused(Path zip) {
-        ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector().inspect(zip,
+        return refused(zip, XzDecoders.Choice.AUTO);
+    }
+
+    static ToolException refused(Path zip, XzDecoders.Choice xz) {
+        ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector(InspectionLimits.DEFAULT, xz).inspect(zip,
                 ArchiveName.parse(zip.getFileName().toString()), null));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());
         ArchiveHardeningTest.assertOneLine(e.getMessage());

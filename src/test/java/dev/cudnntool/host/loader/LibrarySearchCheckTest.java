@@ -1,6 +1,6 @@
 package dev.cudnntool.host.loader;
 
-import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.host.RegistryPath;
 import dev.cudnntool.host.Host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,6 +27,11 @@ class LibrarySearchCheckTest {
 
     private static Finding find(List<Finding> fs, String id) {
         return fs.stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow(() -> new AssertionError(id + " not in " + fs));
+    }
+
+    /** One registry value's entries: none for "". */
+    private static List<String> entries(String value) {
+        return value.isEmpty() ? List.of() : List.of(value);
     }
 
     private static Host windows(FileSystem fs, String path, Map<String, String> more) throws Exception {
@@ -107,8 +112,8 @@ class LibrarySearchCheckTest {
             FileSystem fs = TestHosts.windowsFs();
             Path old = Files.createDirectories(fs.getPath("C:\\old\\cudnn\\bin"));
             Files.write(old.resolve("cudnn64_9.dll"), PeImages.dll(PeImages.X64, "9.1.0.70"));
-            Host host = windows(fs, old + ";" + TK + "\\bin", Map.of(SearchPathStores.MACHINE_PATH, ";" + c[0],
-                    SearchPathStores.USER_PATH, ";" + c[1]));
+            Host host = windows(fs, old + ";" + TK + "\\bin", Map.of())
+                    .withRegistryPath(new RegistryPath(entries(c[1]), entries(c[0])));
             Finding f = find(LibrarySearchCheck.check(host, host.path(TK, "bin"), 9, V9_5).findings(), "cudnn.shadow");
             assertEquals(Severity.ERROR, f.severity());
             assertTrue(f.fix().contains("remove C:\\old\\cudnn\\bin from PATH") && f.fix().contains(c[2]), f.fix());

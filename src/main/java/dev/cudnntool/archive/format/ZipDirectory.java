@@ -1,0 +1,89 @@
+package dev.cudnntool.archive.format;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+
+/**
+ * A zip's central directory, its entries in the directory's order, on any file system. A file the
+ * JDK can open by name ({@link Path#toFile}) is read by {@link java.util.zip.ZipFile}, whose checks
+ * the rest of the reading relies on (no encrypted entries, names that are UTF-8); any other
+ * ({@code toFile} unsupported: jimfs, a zip inside a zip) by commons-compress over a byte channel,
+ * which is held to the same two rules here. What the file system is never decides anything else:
+ * {@link ZipDataOffsets} and {@link ZipEntryInput} read through channels either way.
+ */
+public final class ZipDirectory implements AutoCloseable {
+    private final List<ZipEntry> entries;
+    private final AutoCloseable owner;
+
+    private ZipDirectory(List<ZipEntry> entries, AutoCloseable owner) {
+        this.entries = Collections.unmodifiableList(entries);
+        this.owner = owner;
+    }
+
+    /** Reads the central directory of {@code archive}; a structure the reader refuses is a {@link ZipException}. */
+    public static ZipDirectory open(Path archive) throws IOException {
+        File file;
+        try {
+            file = archive.toFile();
+        } catch (UnsupportedOperationException notOnDisk) {
+            return overChannel(archive);
+        }
+        java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file);
+        return new ZipDirectory(Collections.list(zip.entries()).stream().map(ZipEntry.class::cast)
+                .collect(java.util.stream.Collectors.toCollection(ArrayList::new)), zip);
+    }
+
+    private static ZipDirectory overChannel(Path archive) throws IOException {
+        SeekableByteChannel ch = Files.newByteChannel(archive);
+        org.apache.commons.compress.archivers.zip.ZipFile zip;
+        try {
+            zip = org.apache.commons.compress.archivers.zip.ZipFile.builder().setSeekableByteChannel(ch)
+                    .setUseUnicodeExtraFields(false).setIgnoreLocalFileHeader(true).get();
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e instanceof ZipException z ? z : new ZipException(e.getMessage() == null
+                    ? e.getClass().getSimpleName() : e.getMessage());
+        }
+        List<ZipEntry> out = new ArrayList<>();
+        try {
+            for (ZipArchiveEntry e : Collections.list(zip.getEntries())) {
+                if (e.getGeneralPurposeBit().usesEncryption()) {
+                    throw new ZipException("invalid CEN header (encrypted entry)");
+                }
+                if (e.getName().indexOf('\uFFFD') >= 0) {
+                    throw new ZipException("invalid CEN header (bad entry name)");
+                }
+                out.add(e);
+            }
+        } catch (IOException | RuntimeException e) {
+            zip.close();
+            throw e;
+        }
+        return new ZipDirectory(out, zip);
+    }
+
+    /** Every entry of the central directory, in its order. */
+    public List<ZipEntry> entries() {
+        return entries;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            owner.close();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+}
