@@ -54,7 +54,7 @@ class CommitRaceTest {
                 }
             };
             InstallPorts p = TestPorts.ports(m.host(), new NioFileOps(), PostInstallCheck.NONE);
-            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(),
+            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(), p.xz(),
                     p.toolVersion(), p.holders(), p.searchPaths(), swap))
                     .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
                             false, false), ReadProgress.NONE);
@@ -98,7 +98,7 @@ class CommitRaceTest {
                 }
             };
             InstallPorts p = TestPorts.ports(m.host(), new NioFileOps(), PostInstallCheck.NONE);
-            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(),
+            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(), p.xz(),
                     p.toolVersion(), p.holders(), p.searchPaths(), swap))
                     .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
                             false, false), ReadProgress.NONE);
