@@ -12,6 +12,7 @@ import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.TargetLock;
+import dev.cudnntool.install.state.TreeRemoval;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -138,8 +139,9 @@ public final class RollbackService {
         new StateReader(t).checkStateFolder(); // before the lock: never create a lock file through a link
         TargetLock lock = dryRun ? null : TargetLock.acquire(state);
         RollbackOutcome outcome = null;
+        TreeRemoval removal = new TreeRemoval(ops);
         try {
-            outcome = run(t, id, force, dryRun);
+            outcome = withLeftInPlace(run(t, id, force, dryRun, removal), removal.leftInPlace());
             return outcome;
         } finally {
             if (lock != null) {
@@ -162,11 +164,22 @@ public final class RollbackService {
         }
     }
 
-    private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun) {
+    /** Mount points in the tool's folder that clean-up left in place: a warning each, the outcome otherwise as it was. */
+    private static RollbackOutcome withLeftInPlace(RollbackOutcome o, List<Path> left) {
+        if (left.isEmpty()) {
+            return o;
+        }
+        List<Finding> all = new ArrayList<>(o.findings());
+        all.addAll(TreeRemoval.findings(left));
+        return new RollbackOutcome(o.exit(), o.summary(), o.installId(), o.version(), o.steps(), o.keptChangedFiles(), all,
+                o.createdRoots());
+    }
+
+    private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun, TreeRemoval removal) {
         Path state = t.stateDir();
         StateReader reader = new StateReader(t);
         StatePaths sp = reader.paths();
-        JournalRunner runner = new JournalRunner(ops, sp, faults);
+        JournalRunner runner = new JournalRunner(ops, sp, faults, removal);
         StateReader.Pending pending = reader.journal(); // damaged: exit 8 naming the file, --repair
         // Read and prove everything before the first change, leftovers included: exit 8 changes nothing.
         List<InstallRecord> records = pending == null ? reader.records() : List.of();

@@ -133,6 +133,7 @@ public final class StateRepair {
                 if (!c.removed().isEmpty()) {
                     setAside.add("removed leftovers of stopped runs: " + String.join(", ", c.removed()));
                 }
+                findings.addAll(c.findings()); // a mount point among them is left in place, and said so
             }
         }
         for (String u : unaccounted) {
