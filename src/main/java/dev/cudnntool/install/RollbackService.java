@@ -55,10 +55,14 @@ public final class RollbackService {
         this(host, ops, Clock.systemUTC(), SearchPathStores.forHost(host), FaultHook.NONE);
     }
 
-    /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
+    /**
+     * One line of --list. {@code state}: active, or unfinished for a pending journal;
+     * {@code archiveSha256}: the sha256 of the archive the install was made from, as its record
+     * holds it (what tells two archives of one version apart).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Entry(String id, String date, String version, String archive, String state, boolean newest,
-                        int filesInstalled, int filesBackedUp) {
+    public record Entry(String id, String date, String version, String archive, String archiveSha256, String state,
+                        boolean newest, int filesInstalled, int filesBackedUp) {
     }
 
     /**
@@ -95,20 +99,26 @@ public final class RollbackService {
         for (int i = 0; i < scanned.size(); i++) {
             StateReader.Scanned sc = scanned.get(i);
             InstallRecord r = sc.record();
-            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, "damaged",
-                    false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), "active", i == newest,
+            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, null,
+                    "damaged", false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), sha256OrNull(r.sha256()),
+                    "active", i == newest,
                     r.installed().size(), r.backedUp().size()));
         }
         try {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 Journal j = p.journal();
-                out.add(new Entry(j.id(), j.startedAt(), null, null, "unfinished " + j.kind(), false, 0, 0));
+                out.add(new Entry(j.id(), j.startedAt(), null, null, null, "unfinished " + j.kind(), false, 0, 0));
             }
         } catch (DamagedState e) {
-            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, "damaged", false, 0, 0));
+            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, null, "damaged", false, 0, 0));
         }
         return out;
+    }
+
+    /** A record's archive sha256 when it is one (64 hex digits, lower case); never other text from the record. */
+    private static String sha256OrNull(String s) {
+        return s != null && s.matches("[0-9a-f]{64}") ? s : null;
     }
 
     /**
