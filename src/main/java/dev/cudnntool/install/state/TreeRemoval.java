@@ -88,7 +88,7 @@ public final class TreeRemoval {
             return kept;
         }
         Deque<Frame> stack = new ArrayDeque<>();
-        stack.push(new Frame(root, children(root)));
+        stack.push(new Frame(root, children(root, a)));
         while (!stack.isEmpty()) {
             Frame f = stack.peek();
             if (f.children.hasNext()) {
@@ -103,7 +103,7 @@ public final class TreeRemoval {
                     kept.add(c);
                     f.keep = true;
                 } else {
-                    stack.push(new Frame(c, children(c))); // an explicit stack: no depth overflows it
+                    stack.push(new Frame(c, children(c, ca))); // an explicit stack: no depth overflows it
                 }
                 continue;
             }
@@ -165,10 +165,18 @@ public final class TreeRemoval {
         }
     }
 
-    private static List<Path> children(Path dir) throws IOException {
+    /**
+     * The entries of a folder checked as a real folder ({@code checked}); refused when, by the time
+     * it was listed, it had been swapped for a link or another folder (its file key changed).
+     */
+    private static List<Path> children(Path dir, BasicFileAttributes checked) throws IOException {
         List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             ds.forEach(out::add);
+        }
+        BasicFileAttributes now = attributes(dir);
+        if (now == null || !isRealFolder(now) || !Objects.equals(now.fileKey(), checked.fileKey())) {
+            throw new IOException(dir + " changed while it was being removed (replaced by a link or another folder)");
         }
         return out;
     }
