@@ -63,6 +63,11 @@ public final class RollbackService {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String id, String date, String version, String archive, String archiveSha256, String state,
                         boolean newest, int filesInstalled, int filesBackedUp) {
+        /** An entry whose archive's sha256 is not known. */
+        public Entry(String id, String date, String version, String archive, String state, boolean newest,
+                     int filesInstalled, int filesBackedUp) {
+            this(id, date, version, archive, null, state, newest, filesInstalled, filesBackedUp);
+        }
     }
 
     /**
