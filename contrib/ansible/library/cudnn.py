@@ -16,15 +16,21 @@ description:
   - Check mode runs C(--dry-run); diff mode shows the plan (files added, replaced, moved out).
 options:
   archive:
-    description: Path of the cuDNN archive on the node, exactly as NVIDIA names it. For C(state=absent) only its name is used.
+    description:
+      - Path of the cuDNN archive on the node, exactly as NVIDIA names it.
+      - For C(state=absent) its bytes say which install to roll back (their sha256); the file need not be there
+        when I(sha256) or I(install_id) is given.
     type: path
     required: true
   state:
     description:
       - C(present) installs it (nothing happens when its files are all in place already);
-        C(absent) rolls back the newest recorded install of that archive (same name or same version) with
-        C(cudnn-rollback --id); the tool refuses (exit 8) when later installs sit on top or files changed since,
-        unless I(force); C(verified) runs C(cudnn-verify --expect) for its version and changes nothing.
+        C(absent) rolls back the newest recorded install made from that archive - the install whose recorded
+        archive sha256 is the archive's (I(sha256), else the sha256 of the file at I(archive)), or the install
+        I(install_id) - with C(cudnn-rollback --id); an install of the same version from other bytes is never
+        touched, and an archive never installed here changes nothing. The tool refuses (exit 8) when later
+        installs sit on top or files changed since, unless I(force); C(verified) runs C(cudnn-verify --expect)
+        for its version and changes nothing.
     type: str
     choices: [present, absent, verified]
     default: present
@@ -36,6 +42,10 @@ options:
     type: path
   sha256:
     description: The archive's expected sha256 (wins over the tool's built-in catalogue of NVIDIA's checksums).
+    type: str
+  install_id:
+    description: For C(state=absent), the history id of the install to roll back (C(cudnn-rollback --list) shows them),
+      instead of finding it by the archive's sha256.
     type: str
   force:
     description: Pass C(--force) (platform, driver, toolkit-major and shadowing errors become warnings; rollback past changes).
@@ -204,19 +214,45 @@ def present(module, result):
     result['msg'] = doc.get('summary', '')
 
 
+def matching_installs(installs, sha256=None, install_id=None):
+    """The active installs made from one archive: the one with that install id when given, else those whose
+    recorded archive sha256 is the archive's. Never by version or name: two archives of one version (a repack,
+    another CUDA variant) are two installs."""
+    active = [e for e in installs or [] if e.get('state') == 'active']
+    if install_id:
+        return [e for e in active if e.get('id') == install_id]
+    if not sha256:
+        return []
+    want = sha256.strip().lower()
+    return [e for e in active if (e.get('archiveSha256') or '').lower() == want]
+
+
+def archive_sha256(module):
+    """The archive's sha256: the sha256 parameter, else the file's on the node; None when neither is there."""
+    if module.params['sha256']:
+        return module.params['sha256'].strip().lower()
+    archive = module.params['archive']
+    if os.path.isfile(archive):
+        return module.sha256(archive)
+    return None
+
+
 def absent(module, result):
     rollback = launcher(module, 'cudnn-rollback')
+    install_id = module.params.get('install_id')
+    sha256 = None if install_id else archive_sha256(module)
+    name = os.path.basename(module.params['archive'])
+    if not install_id and not sha256:
+        fail(module, result, 'cannot tell which install %s made: %s is not on the node; pass its sha256 (or install_id)'
+             % (name, module.params['archive']), exit_code=2)
     rc, doc, error_line = run_tool(module, [rollback, '--list', '--json'] + target_args(module))
     if rc != 0:
         result['exit_code'] = rc
         fail(module, result, failure_message(doc, error_line))
-    name = os.path.basename(module.params['archive'])
-    version = result.get('version')
-    mine = [e for e in (doc or {}).get('installs', [])
-            if e.get('state') == 'active'
-            and ((e.get('archive') and os.path.basename(e['archive']) == name) or (version and e.get('version') == version))]
+    mine = matching_installs((doc or {}).get('installs', []), sha256, install_id)
     if not mine:
-        result.update(changed=False, exit_code=0, msg='%s is not installed here (nothing to roll back)' % name)
+        what = 'install %s' % install_id if install_id else '%s (sha256 %s)' % (name, sha256)
+        result.update(changed=False, exit_code=0, msg='%s is not installed here (nothing to roll back)' % what)
         return
     newest = sorted(mine, key=lambda e: e.get('id', ''))[-1]
     cmd = [rollback, '--id', newest['id'], '--json'] + target_args(module)
@@ -259,6 +295,7 @@ def main():
             cuda_path=dict(type='path'),
             prefix=dict(type='path'),
             sha256=dict(type='str', no_log=False),
+            install_id=dict(type='str'),
             force=dict(type='bool', default=False),
             no_probe=dict(type='bool', default=False),
             add_to_path=dict(type='bool', default=False),

@@ -66,6 +66,7 @@ public enum FindingId {
     ROLLBACK_SEARCH_PATH("rollback.search-path", "the search path restored, or only the added entry removed", INFO),
     INSTALL_UNFINISHED("install.unfinished", "an interrupted install or rollback is pending", ERROR),
     INSTALL_STATE_DAMAGED("install.state-damaged", "(dry run) a record or the journal is damaged (exit 8)", ERROR),
+    CLEANUP_OTHER_FILE_SYSTEM("cleanup.other-file-system", "a folder inside the tool's folder is on another file system; left in place", WARN),
     TARGET_OUTSIDE_LINK("target.outside-link", "a folder of the target is a link leading outside it", WARN),
     ROLLBACK_UNACCOUNTED("rollback.unaccounted", "--repair set aside a record whose files it cannot account for", WARN),
     ROLLBACK_NOTHING("rollback.nothing", "nothing to roll back (exit 8)", ERROR),

@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.install.state.TreeRemoval;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -38,4 +39,13 @@ public interface FileOps {
 
     /** Proves the folder accepts new files by creating and removing one. */
     void checkWritable(Path dir) throws IOException;
+
+    /**
+     * How a folder deletion tells that a folder is on another file system (where it stops, see
+     * {@link TreeRemoval}): device numbers, file stores and the mount table by default; tests
+     * simulate a mount point with their own.
+     */
+    default TreeRemoval.SameFileSystem sameFileSystem() {
+        return TreeRemoval.standard();
+    }
 }

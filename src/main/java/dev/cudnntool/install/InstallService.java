@@ -6,6 +6,7 @@ import dev.cudnntool.install.state.InstallRecord;
 import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.Leftovers;
+import dev.cudnntool.install.state.TreeRemoval;
 import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
@@ -191,11 +192,19 @@ public final class InstallService {
         InstallTransaction tx = null;
         try {
             checks.checkTargetFree(t);
-            Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
+            Leftovers.Cleaned cleaned = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
             String id = ID.format(ports.clock().instant()) + "-" + String.format("%04d", nextSequence(t));
             tx = new InstallTransaction(ports, checks, new InstallTransaction.Run(req, name, pf, id, digest, addToPath(req),
                     stateCreated, createdRoots));
-            return tx.run(progress);
+            InstallOutcome o = tx.run(progress);
+            List<Path> left = new ArrayList<>(cleaned.leftInPlace());
+            left.addAll(tx.runner().leftInPlace());
+            if (left.isEmpty()) {
+                return o;
+            }
+            List<Finding> all = new ArrayList<>(o.findings());
+            all.addAll(TreeRemoval.findings(left)); // mount points in the tool's folder: left, and said so
+            return new InstallOutcome(o.exit(), o.summary(), o.archive(), o.preflight(), o.plan(), o.record(), all);
         } finally {
             lock.release(false);
             if (tx != null) {

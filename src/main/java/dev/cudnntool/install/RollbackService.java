@@ -12,6 +12,7 @@ import dev.cudnntool.install.state.StateFolder;
 import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
 import dev.cudnntool.install.state.TargetLock;
+import dev.cudnntool.install.state.TreeRemoval;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -54,10 +55,19 @@ public final class RollbackService {
         this(host, ops, Clock.systemUTC(), SearchPathStores.withoutRegistry(host), FaultHook.NONE);
     }
 
-    /** One line of --list. {@code state}: active, or unfinished for a pending journal. */
+    /**
+     * One line of --list. {@code state}: active, or unfinished for a pending journal;
+     * {@code archiveSha256}: the sha256 of the archive the install was made from, as its record
+     * holds it (what tells two archives of one version apart).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Entry(String id, String date, String version, String archive, String state, boolean newest,
-                        int filesInstalled, int filesBackedUp) {
+    public record Entry(String id, String date, String version, String archive, String archiveSha256, String state,
+                        boolean newest, int filesInstalled, int filesBackedUp) {
+        /** An entry whose archive's sha256 is not known. */
+        public Entry(String id, String date, String version, String archive, String state, boolean newest,
+                     int filesInstalled, int filesBackedUp) {
+            this(id, date, version, archive, null, state, newest, filesInstalled, filesBackedUp);
+        }
     }
 
     /**
@@ -94,20 +104,26 @@ public final class RollbackService {
         for (int i = 0; i < scanned.size(); i++) {
             StateReader.Scanned sc = scanned.get(i);
             InstallRecord r = sc.record();
-            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, "damaged",
-                    false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), "active", i == newest,
+            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, null,
+                    "damaged", false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), sha256OrNull(r.sha256()),
+                    "active", i == newest,
                     r.installed().size(), r.backedUp().size()));
         }
         try {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 Journal j = p.journal();
-                out.add(new Entry(j.id(), j.startedAt(), null, null, "unfinished " + j.kind(), false, 0, 0));
+                out.add(new Entry(j.id(), j.startedAt(), null, null, null, "unfinished " + j.kind(), false, 0, 0));
             }
         } catch (DamagedState e) {
-            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, "damaged", false, 0, 0));
+            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, null, "damaged", false, 0, 0));
         }
         return out;
+    }
+
+    /** A record's archive sha256 when it is one (64 hex digits, lower case); never other text from the record. */
+    private static String sha256OrNull(String s) {
+        return s != null && s.matches("[0-9a-f]{64}") ? s : null;
     }
 
     /**
@@ -138,8 +154,9 @@ public final class RollbackService {
         new StateReader(t).checkStateFolder(); // before the lock: never create a lock file through a link
         TargetLock lock = dryRun ? null : TargetLock.acquire(state);
         RollbackOutcome outcome = null;
+        TreeRemoval removal = new TreeRemoval(ops);
         try {
-            outcome = run(t, id, force, dryRun);
+            outcome = withLeftInPlace(run(t, id, force, dryRun, removal), removal.leftInPlace());
             return outcome;
         } finally {
             if (lock != null) {
@@ -162,11 +179,22 @@ public final class RollbackService {
         }
     }
 
-    private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun) {
+    /** Mount points in the tool's folder that clean-up left in place: a warning each, the outcome otherwise as it was. */
+    private static RollbackOutcome withLeftInPlace(RollbackOutcome o, List<Path> left) {
+        if (left.isEmpty()) {
+            return o;
+        }
+        List<Finding> all = new ArrayList<>(o.findings());
+        all.addAll(TreeRemoval.findings(left));
+        return new RollbackOutcome(o.exit(), o.summary(), o.installId(), o.version(), o.steps(), o.keptChangedFiles(), all,
+                o.createdRoots());
+    }
+
+    private RollbackOutcome run(InstallTarget t, String id, boolean force, boolean dryRun, TreeRemoval removal) {
         Path state = t.stateDir();
         StateReader reader = new StateReader(t);
         StatePaths sp = reader.paths();
-        JournalRunner runner = new JournalRunner(ops, sp, faults);
+        JournalRunner runner = new JournalRunner(ops, sp, faults, removal);
         StateReader.Pending pending = reader.journal(); // damaged: exit 8 naming the file, --repair
         // Read and prove everything before the first change, leftovers included: exit 8 changes nothing.
         List<InstallRecord> records = pending == null ? reader.records() : List.of();

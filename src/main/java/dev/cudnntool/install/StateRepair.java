@@ -12,7 +12,9 @@ import dev.cudnntool.install.state.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Hex;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -49,7 +51,7 @@ public final class StateRepair {
         List<String> unaccounted = new ArrayList<>();
         List<Path[]> moves = new ArrayList<>(); // {from, to}
         if (Files.isSymbolicLink(state)) {
-            Path to = state.resolveSibling(state.getFileName() + ".link-" + STAMP.format(clock.instant()));
+            Path to = state.resolveSibling(bounded(state.getFileName().toString(), ".link-" + STAMP.format(clock.instant())));
             moves.add(new Path[] {state, to});
             setAside.add(state + " (a link, renamed to " + to.getFileName() + ")");
             return finish(t, dryRun, moves, setAside, unaccounted, findings, null);
@@ -57,7 +59,7 @@ public final class StateRepair {
         List<Path> links = ToolFolderLinks.find(state);
         if (!links.isEmpty()) { // links among the tool's own folders go first; run --repair again for the rest
             for (Path link : links) {
-                Path to = unique(link.resolveSibling(link.getFileName() + ".link-" + STAMP.format(clock.instant())));
+                Path to = unique(link.resolveSibling(bounded(link.getFileName().toString(), ".link-" + STAMP.format(clock.instant()))));
                 moves.add(new Path[] {link, to});
                 setAside.add(link + " (a link, renamed to " + to.getFileName() + ")");
             }
@@ -99,7 +101,7 @@ public final class StateRepair {
                 continue;
             }
             String name = sc.dir().getFileName().toString();
-            Path to = quarantine.resolve("history-" + name);
+            Path to = unique(quarantine.resolve(bounded("history-" + name, "")));
             moves.add(new Path[] {sc.dir(), to});
             setAside.add("history/" + StatePaths.printable(name) + " (" + sc.damage().getMessage()
                     .replace("; nothing was changed", "") + ")");
@@ -131,6 +133,7 @@ public final class StateRepair {
                 if (!c.removed().isEmpty()) {
                     setAside.add("removed leftovers of stopped runs: " + String.join(", ", c.removed()));
                 }
+                findings.addAll(c.findings()); // a mount point among them is left in place, and said so
             }
         }
         for (String u : unaccounted) {
@@ -149,6 +152,41 @@ public final class StateRepair {
             summary += "; " + t.root() + " can be installed into again";
         }
         return new RollbackOutcome(ExitCode.OK, summary, null, null, steps, List.of(), findings);
+    }
+
+    /**
+     * The most UTF-8 bytes a name this class makes may have: file systems allow 255 (bytes on
+     * Linux, UTF-16 units on Windows, never more than the UTF-8 bytes), less what {@link #unique}
+     * may append.
+     */
+    static final int MAX_NAME_BYTES = 240;
+
+    /**
+     * {@code base + suffix}, or, where that is longer than {@link #MAX_NAME_BYTES}, the base cut
+     * (on a character, never inside one) and marked with a short hash of the whole base, so two
+     * long names that differ only at their end still get two names; the suffix is kept whole.
+     */
+    static String bounded(String base, String suffix) {
+        if (utf8(base + suffix) <= MAX_NAME_BYTES) {
+            return base + suffix;
+        }
+        String tag = "~" + Hex.of(Hex.newSha256().digest(base.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
+        int room = MAX_NAME_BYTES - utf8(tag) - utf8(suffix);
+        StringBuilder cut = new StringBuilder();
+        int used = 0;
+        for (int cp : base.codePoints().toArray()) {
+            int n = utf8(Character.toString(cp));
+            if (used + n > room) {
+                break;
+            }
+            cut.appendCodePoint(cp);
+            used += n;
+        }
+        return cut + tag + suffix;
+    }
+
+    private static int utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static Path unique(Path p) {

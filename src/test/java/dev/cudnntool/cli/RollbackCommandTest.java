@@ -17,7 +17,8 @@ class RollbackCommandTest {
     void aTruncatedRecordIsOneLineExit8AndRepairLeavesTheTargetInstallable() throws Exception {
         Host host = CliTest.windowsMachine();
         Path archive = ArchiveFixture.windows("8.9.5.30", "12").writeTo(CliTest.downloads(host));
-        assertEquals(0, Cli.run(host, "install", "--archive", archive.toString(), "--no-probe").exit());
+        Cli.Run inst = Cli.run(host, "install", "--archive", archive.toString(), "--no-probe");
+        assertEquals(0, inst.exit(), inst.out() + inst.err());
         Path history = host.path(CliTest.TK, ".cudnn-tool", "history");
         Path record;
         try (var l = Files.list(history)) {

@@ -122,4 +122,9 @@ public final class FailingFileOps implements FileOps {
         tick("probe-write", dir);
         real.checkWritable(dir);
     }
+
+    @Override
+    public dev.cudnntool.install.state.TreeRemoval.SameFileSystem sameFileSystem() {
+        return real.sameFileSystem();
+    }
 }

@@ -2,19 +2,17 @@ package dev.cudnntool.archive.format;
 
 import dev.cudnntool.Hex;
 import dev.cudnntool.archive.name.ArchiveFormat;
+import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 
 /**
  * Walks the entries of a zip, tar.xz or tgz stream one after the other, never holding an entry
@@ -75,12 +73,14 @@ public final class EntryCursor implements Closeable {
     public static EntryCursor open(InputStream archiveBytes, ArchiveFormat format, XzBlockMap blocks, XzDecoders.Choice xz)
             throws IOException {
         MessageDigest digest = Hex.newSha256();
-        DigestInputStream hashed = new DigestInputStream(archiveBytes, digest);
-        Counting counting = new Counting(hashed);
+        // The digest sees each byte of the file once, in order: below every buffer a decoder may
+        // rewind (the gzip reader resets its input after each member to hand back what it read ahead).
+        InputStream buffered = new BufferedInputStream(new HashedOnce(archiveBytes, digest), 1 << 16);
+        Counting counting = new Counting(buffered);
         return switch (format) {
-            case ZIP -> new EntryCursor(hashed, digest, counting, new ZipInputStream(counting), null, null);
-            case TAR_XZ -> new EntryCursor(hashed, digest, counting, null, XzDecoders.readAhead(counting, xz), blocks);
-            case TGZ -> new EntryCursor(hashed, digest, counting, null, new GzipCompressorInputStream(counting, true), null);
+            case ZIP -> new EntryCursor(buffered, digest, counting, new ZipInputStream(counting), null, null);
+            case TAR_XZ -> new EntryCursor(buffered, digest, counting, null, XzDecoders.readAhead(counting, xz), blocks);
+            case TGZ -> new EntryCursor(buffered, digest, counting, null, new GzipMembers(counting), null);
         };
     }
 
@@ -142,8 +142,9 @@ public final class EntryCursor implements Closeable {
     /**
      * Reads whatever follows the last entry (zip central directory, padding) and returns the file's sha256.
      * For a tar, the decompressor is read to its very end first, so that whatever follows the last
-     * compressed stream is judged (xz and gzip both refuse other bytes there), and what follows the tar's
-     * end marker inside the stream must be zero padding.
+     * compressed stream is judged (xz allows stream padding there, gzip zeros; both refuse other bytes),
+     * and what follows the tar's end marker inside the stream must be zero padding. The sha256 is of
+     * every byte of the file, each once.
      */
     public String finishAndHash() throws IOException {
         if (decompressed != null) {
@@ -172,9 +173,83 @@ public final class EntryCursor implements Closeable {
         }
     }
 
+    /**
+     * Hashes every byte read through it, skipped ones included, and cannot be rewound: a reader
+     * above that marks and resets does so in its own buffer, so no byte reaches the digest twice.
+     */
+    private static final class HashedOnce extends FilterInputStream {
+        private final MessageDigest digest;
+
+        HashedOnce(InputStream in, MessageDigest digest) {
+            super(in);
+            this.digest = digest;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                digest.update((byte) b);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                digest.update(b, off, n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            byte[] buf = new byte[(int) Math.min(8192, Math.max(n, 1))];
+            long done = 0;
+            while (done < n) {
+                int r = read(buf, 0, (int) Math.min(buf.length, n - done));
+                if (r < 0) {
+                    break;
+                }
+                done += r;
+            }
+            return done;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
+        }
+
+        @Override
+        public synchronized void mark(int readlimit) {
+            // not supported: see markSupported
+        }
+
+        @Override
+        public synchronized void reset() throws IOException {
+            throw new IOException("the archive's bytes cannot be read twice");
+        }
+    }
+
+    /** Counts the bytes a decoder has taken; a reset takes back what was read since the mark. */
     private static final class Counting extends FilterInputStream {
         /** Written by the decoder's thread, read by the cursor's. */
         volatile long count;
+        private long marked;
+
+        @Override
+        public synchronized void mark(int readlimit) {
+            super.mark(readlimit);
+            marked = count;
+        }
+
+        @Override
+        public synchronized void reset() throws IOException {
+            super.reset();
+            count = marked;
+        }
 
         Counting(InputStream in) {
             super(in);

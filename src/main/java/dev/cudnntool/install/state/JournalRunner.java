@@ -9,10 +9,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Runs one journal: its steps forward (an install, a rollback) or backward (undoing either),
@@ -28,15 +25,25 @@ public final class JournalRunner {
     private final StatePaths paths;
     private final Path stateDir;
     private final FaultHook faults;
+    private final TreeRemoval removal;
     private int inEffect;
     private FolderGuard guard;
 
-    /** Runs journals whose paths are stored relative to {@code paths}' target; {@code faults} after each forward step. */
-    public JournalRunner(FileOps ops, StatePaths paths, FaultHook faults) {
+    /**
+     * Runs journals whose paths are stored relative to {@code paths}' target; {@code faults} after
+     * each forward step; folders deleted by {@code removal}.
+     */
+    public JournalRunner(FileOps ops, StatePaths paths, FaultHook faults, TreeRemoval removal) {
         this.ops = ops;
         this.paths = paths;
         this.stateDir = paths.stateDir();
         this.faults = faults;
+        this.removal = removal;
+    }
+
+    /** Runs journals whose paths are stored relative to {@code paths}' target; {@code faults} after each forward step. */
+    public JournalRunner(FileOps ops, StatePaths paths, FaultHook faults) {
+        this(ops, paths, faults, new TreeRemoval(ops));
     }
 
     /** A runner for clean-up only (leftovers, trash): no forward steps, so no fault hook. */
@@ -295,18 +302,18 @@ public final class JournalRunner {
         ops.createDirectory(dir);
     }
 
-    /** Deletes a folder of the tool's own (staging, history entry) with everything in it. */
+    /**
+     * Deletes a folder of the tool's own (staging, history entry) with everything in it, through
+     * {@link TreeRemoval}: never through a link, never onto another file system (such a folder is
+     * left in place and listed in {@link #leftInPlace()}).
+     */
     public void deleteTree(Path dir) throws IOException {
-        if (!exists(dir)) {
-            return;
-        }
-        List<Path> all;
-        try (Stream<Path> s = Files.walk(dir)) {
-            all = new ArrayList<>(s.sorted(Comparator.reverseOrder()).toList());
-        }
-        for (Path p : all) {
-            ops.delete(p);
-        }
+        removal.remove(dir);
+    }
+
+    /** The folders {@link #deleteTree} left in place because they are on another file system. */
+    public List<Path> leftInPlace() {
+        return removal.leftInPlace();
     }
 
     static boolean exists(Path p) {

@@ -16,21 +16,29 @@ import java.util.stream.Stream;
  * history folders that never got their record, the trash. Removed by the next install or
  * rollback, only while it holds the lock: the lock is held by every run for its whole life and
  * dropped by the operating system when a run dies, so holding it proves no run that made them
- * is alive. What a pending journal still needs (its staging and history folder) stays.
+ * is alive. What a pending journal still needs (its staging and history folder) stays. Folders go
+ * through {@link TreeRemoval}: a link in them is removed as a link, a mount point in them is left.
  */
 public final class Leftovers {
     private Leftovers() {
     }
 
-    /** What was found and removed. {@code tempJournal}: a journal that never got written (its run changed nothing). */
-    public record Cleaned(boolean tempJournal, List<String> removed) {
+    /**
+     * What was found and removed. {@code tempJournal}: a journal that never got written (its run
+     * changed nothing); {@code leftInPlace}: folders on another file system the removal did not enter.
+     */
+    public record Cleaned(boolean tempJournal, List<String> removed, List<Path> leftInPlace) {
+        /** A warning for each folder left in place. */
+        public List<dev.cudnntool.Finding> findings() {
+            return TreeRemoval.findings(leftInPlace);
+        }
     }
 
     public static Cleaned clean(JournalRunner runner, FileOps ops, Path state, Journal pending) {
         List<String> removed = new ArrayList<>();
         boolean temp = false;
         if (!Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
-            return new Cleaned(false, removed);
+            return new Cleaned(false, removed, List.of());
         }
         Path tmp = StateReader.tempJournal(state);
         if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
@@ -64,7 +72,7 @@ public final class Leftovers {
                 removed.add("history/" + d.getFileName());
             }
         }
-        return new Cleaned(temp, removed);
+        return new Cleaned(temp, removed, runner.leftInPlace());
     }
 
     /** The entries of a real folder (never through a link); empty when it is not one or cannot be read. */
@@ -99,10 +107,11 @@ public final class Leftovers {
         }
     }
 
+    /** True when the folder is gone (not when a mount point in it was left in place). */
     private static boolean deleteTree(JournalRunner runner, Path p) {
         try {
             runner.deleteTree(p);
-            return true;
+            return !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             return false;
         }

@@ -188,6 +188,10 @@ class StreamTrailerTest {
     void bytesAfterTheLastGzipMemberAreRefused() throws Exception {
         String name = fixture.fileName().replace(".tar.xz", ".tgz");
         refused(write("garbage", name, concat(gzip(tarBytes()), GARBAGE)), "damaged");
+        // zeros after the last member are padding (gzip -d ignores them); anything after the zeros is not
+        assertTrue(inspect(write("zeros", name, concat(gzip(tarBytes()), new byte[100]))).acceptable());
+        refused(write("zeros-then-garbage", name, concat(gzip(tarBytes()), concat(new byte[100], GARBAGE))), "damaged");
+        refused(write("zeros-then-member", name, concat(gzip(tarBytes()), concat(new byte[4], gzip(GARBAGE)))), "damaged");
     }
 
     @ParameterizedTest
