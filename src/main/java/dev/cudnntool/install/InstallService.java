@@ -60,6 +60,10 @@ public final class InstallService {
         try (ArchiveDigest own = req.digest() == null ? startDigest(req.archive(), name) : null) {
             ArchiveDigest digest = own != null ? own : req.digest();
             Preflight pf = Preflight.run(ports.host(), name, req.cudaPath(), req.prefix(), req.force());
+            SearchPathChange addToPath = addToPath(req);
+            if (addToPath != null && pf.target() != null) {
+                addToPath.checkEntry(pf.target().root(), pf.target().runtimeDir(name)); // exit 2, dry run or not, before anything changes
+            }
             return req.dryRun() ? dryRun(req, name, pf, progress, digest) : install(req, name, pf, progress, digest);
         }
     }

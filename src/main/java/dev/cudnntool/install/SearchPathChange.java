@@ -4,6 +4,7 @@ import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.install.state.IoFailure;
 import dev.cudnntool.install.state.JournalRunner;
 import dev.cudnntool.install.state.StateFolder;
+import dev.cudnntool.install.state.StatePaths;
 import dev.cudnntool.install.state.StateReader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
@@ -60,6 +61,28 @@ public final class SearchPathChange {
         return listed && (host.windows() || !(store instanceof LdSoConfPathStore) || LdSoCache.of(host).hasFolder(host, runtimeDir));
     }
 
+    /**
+     * Before anything changes, dry run or not: exit 2 when the folder cannot be written as one
+     * entry that means exactly it (on Linux, ldconfig cuts a line at '#' and '='; see
+     * {@link SearchPathEntries#unsafeEntry}).
+     */
+    public void checkEntry(Path targetRoot, Path runtimeDir) {
+        String dir = runtimeDir.toString();
+        String why = SearchPathEntries.unsafeEntry(dir, host.windows());
+        if (why == null && SearchPathEntries.unsafeEntry(targetRoot.toString(), host.windows()) != null) {
+            dir = targetRoot.toString(); // "/opt/cudnn " + "/lib": ldconfig would read it, but a person would not see it
+            why = SearchPathEntries.unsafeEntry(dir, host.windows());
+        }
+        if (why != null) {
+            throw new ToolException(ExitCode.USAGE, "--add-to-path: the folder " + StatePaths.printable(dir)
+                    + " cannot go on " + scopeWords() + " as it is: " + why + "; nothing was changed",
+                    "use a plain path: install into a folder whose path has no "
+                            + (host.windows() ? "';', '\"', '%'" : "'#', '='") + ", control characters or blanks at either end"
+                            + " and is valid UTF-8 (for example --prefix " + (host.windows() ? "C:\\cudnn" : "/opt/cudnn")
+                            + "), or leave out --add-to-path");
+        }
+    }
+
     /** Before anything changes: exit 5 when this run may not write where the entry goes. */
     public void checkAllowed(Path runtimeDir) {
         if (alreadyThere(runtimeDir)) {
@@ -91,6 +114,9 @@ public final class SearchPathChange {
             return Finding.info(FindingId.INSTALL_ADD_TO_PATH, runtimeDir + " is on " + scopeWords() + " already; nothing was added");
         }
         String dir = runtimeDir.toString();
+        if (SearchPathEntries.unsafeEntry(dir, host.windows()) != null) { // checked before the commit; never written
+            throw new IOException("--add-to-path: " + StatePaths.printable(dir) + " is not a plain path");
+        }
         SearchPathStore.Raw before = store.read(scope, installId);
         SearchPathStore.Raw after = host.windows() ? SearchPathEntries.windowsWith(before, dir) : SearchPathEntries.confFile(dir);
         Recorded rec = new Recorded(scope.label(), store.location(scope, installId), dir, before, after);

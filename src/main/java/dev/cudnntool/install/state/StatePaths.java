@@ -312,7 +312,7 @@ public final class StatePaths {
         }
         StringBuilder b = new StringBuilder();
         for (char c : s.toCharArray()) {
-            b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            b.append(Character.isISOControl(c) || c == 0x2028 || c == 0x2029 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return b.length() > 200 ? b.substring(0, 200) + "…" : b.toString();
     }
