@@ -24,8 +24,6 @@ import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,8 +35,6 @@ import java.util.List;
  * run walks the same steps without changing anything and exits where the real run would stop.
  */
 public final class InstallService {
-    private static final DateTimeFormatter ID = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     private final InstallPorts ports;
     private final FileOps ops;
     private final TargetChecks checks;
@@ -197,7 +193,9 @@ public final class InstallService {
         try {
             checks.checkTargetFree(t);
             Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
-            String id = ID.format(ports.clock().instant()) + "-" + String.format("%04d", nextSequence(t));
+            String id = History.newId(ports.clock().instant(), t.root(), lastSequence(t),
+                    i -> Files.exists(t.state().history(i), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            || req.addToPath() != null && ports.searchPaths().holds(i));
             tx = new InstallTransaction(ports, checks, new InstallTransaction.Run(req, name, pf, id, digest, addToPath(req),
                     stateCreated, createdRoots));
             return tx.run(progress);
@@ -211,12 +209,12 @@ public final class InstallService {
         }
     }
 
-    private static int nextSequence(InstallTarget t) {
+    private static int lastSequence(InstallTarget t) {
         int max = 0;
         for (InstallRecord r : new StateReader(t).records()) {
             max = Math.max(max, History.sequence(r.id()));
         }
-        return max + 1;
+        return max;
     }
 
     /** Undoes the folders a run created before it got as far as the lock. */

@@ -23,9 +23,13 @@ import java.util.regex.Pattern;
  * the same proof.
  */
 public final class StatePaths {
-    /** Install ids: "20261130T030000Z-0003"; a journal's id may end in "-rollback". */
-    static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}");
-    static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-rollback)?");
+    /**
+     * Install ids: "20261130T030000Z-0003-1a2b3c4d" (time, the target's own sequence, the target's
+     * tag, see {@link History#newId}); the first form, without the tag, is still read. A journal's
+     * id may end in "-rollback".
+     */
+    static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-[0-9a-f]{8})?");
+    static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-[0-9a-f]{8})?(-rollback)?");
     static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64", "lib", "bin/x64"); // lib: a --prefix's
 
     private final Path root;
