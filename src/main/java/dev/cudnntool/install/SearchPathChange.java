@@ -145,7 +145,7 @@ public final class SearchPathChange {
         String told = announce();
         onPath = told.isEmpty(); // ldconfig failed: the loader does not see it yet
         return Finding.info(FindingId.INSTALL_ADD_TO_PATH, "added " + dir + " to " + scopeWords() + " (" + rec.location() + ")"
-                + (host.windows() ? "; new terminals see it" : "; ldconfig was run") + told);
+                + (!told.isEmpty() ? told : host.windows() ? "; new terminals see it" : "; ldconfig was run"));
     }
 
     /**
@@ -165,7 +165,7 @@ public final class SearchPathChange {
             store.announce();
             return "";
         } catch (IOException | RuntimeException e) {
-            return " (but telling the system failed: " + e.getMessage() + ")";
+            return "; but " + (host.windows() ? "telling the system" : "running ldconfig") + " failed: " + e.getMessage();
         }
     }
 

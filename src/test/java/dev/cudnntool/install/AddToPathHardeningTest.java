@@ -51,6 +51,7 @@ class AddToPathHardeningTest {
         runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
         host = TestHosts.linux(fs, Map.of(), runner);
         store = new LdSoConfPathStore(host);
+        TestHosts.ldconfig(fs);
         Files.createDirectories(fs.getPath("/etc/ld.so.conf.d"));
         Files.writeString(fs.getPath("/etc/ld.so.conf.d/libc.conf"), "/usr/local/lib\n");
     }

@@ -3,6 +3,7 @@ package dev.cudnntool.host.searchpath;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
+import dev.cudnntool.host.TrustedPrograms;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -173,12 +174,11 @@ public class LdSoConfPathStore implements SearchPathStore {
 
     @Override
     public void announce() throws IOException {
-        String ldconfig = "ldconfig";
-        for (String p : List.of("/sbin/ldconfig", "/usr/sbin/ldconfig")) {
-            if (Files.isExecutable(host.path(p))) {
-                ldconfig = p;
-                break;
-            }
+        // Run as root: only /sbin or /usr/sbin, owned by root and not writable by others; never PATH.
+        String ldconfig = TrustedPrograms.ldconfig(host).map(Path::toString).orElse(null);
+        if (ldconfig == null) {
+            throw new IOException("no trusted ldconfig (/sbin/ldconfig or /usr/sbin/ldconfig, a regular file owned by root"
+                    + " that others cannot write) was found; run sudo ldconfig by hand");
         }
         ProcessResult r = host.runner().run(List.of(ldconfig), Duration.ofSeconds(60));
         if (!r.ok()) {
