@@ -63,7 +63,8 @@ public enum FindingId {
     INSTALL_PROBE_OK("install.probe-ok", "the installed library loads and answers", INFO),
     INSTALL_PROBE_SKIPPED("install.probe-skipped", "the installed library was not loaded", INFO),
     INSTALL_ADD_TO_PATH("install.add-to-path", "the folder --add-to-path added (or would add, or found there)", INFO),
-    ROLLBACK_SEARCH_PATH("rollback.search-path", "the search path restored, or only the added entry removed", INFO),
+    ROLLBACK_SEARCH_PATH("rollback.search-path", "the search path restored, or only the added entry removed; or left as it is because"
+            + " it no longer holds what the tool wrote (warn, the file or value named)", INFO, WARN),
     INSTALL_UNFINISHED("install.unfinished", "an interrupted install or rollback is pending", ERROR),
     INSTALL_STATE_DAMAGED("install.state-damaged", "(dry run) a record or the journal is damaged (exit 8)", ERROR),
     CLEANUP_OTHER_FILE_SYSTEM("cleanup.other-file-system", "a folder inside the tool's folder is on another file system; left in place", WARN),

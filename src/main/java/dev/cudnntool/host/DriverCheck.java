@@ -1,10 +1,8 @@
 package dev.cudnntool.host;
 
-import dev.cudnntool.host.searchpath.SearchPath;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,22 +72,11 @@ public final class DriverCheck {
         return new Result(info, out);
     }
 
-    /** PATH first; on Windows also System32 and NVSMI; in WSL the driver's own copy. */
+    /**
+     * The driver's own nvidia-smi, from its fixed folders only ({@link TrustedPrograms}): never from
+     * PATH, where anyone who can write one of its folders could plant a program the tool runs as root.
+     */
     static Optional<Path> locate(Host host, Platform platform) {
-        String exe = host.windows() ? "nvidia-smi.exe" : "nvidia-smi";
-        List<Path> candidates = new ArrayList<>();
-        for (Path dir : SearchPath.entries(host, host.env("PATH"))) {
-            candidates.add(dir.resolve(exe));
-        }
-        if (host.windows()) {
-            String root = host.env("SystemRoot") == null ? "C:\\Windows" : host.env("SystemRoot");
-            candidates.add(host.path(root, "System32", exe));
-            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
-            candidates.add(host.path(pf, "NVIDIA Corporation", "NVSMI", exe));
-        }
-        if (platform.wsl()) {
-            candidates.add(host.path("/usr/lib/wsl/lib/nvidia-smi"));
-        }
-        return candidates.stream().filter(Files::isRegularFile).findFirst();
+        return TrustedPrograms.nvidiaSmi(host, platform.wsl());
     }
 }

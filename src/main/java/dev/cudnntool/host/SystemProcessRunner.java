@@ -26,8 +26,22 @@ public final class SystemProcessRunner implements ProcessRunner {
         this.extraEnv = Map.copyOf(extraEnv);
     }
 
+    /**
+     * A program named without its folder would be looked up on PATH (and, on Windows, in the
+     * current folder first): never done. Every caller names the program by its absolute path.
+     */
+    private static String notAbsolute(List<String> command) {
+        return command.isEmpty() || !new java.io.File(command.get(0)).isAbsolute()
+                ? "refused to run " + (command.isEmpty() ? "nothing" : command.get(0)) + ": not an absolute path (programs are"
+                + " never looked up on PATH or in the current folder)" : null;
+    }
+
     @Override
     public ProcessResult run(List<String> command, Duration timeout) {
+        String refused = notAbsolute(command);
+        if (refused != null) {
+            return ProcessResult.notStarted(refused);
+        }
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(extraEnv);
         pb.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -51,6 +65,9 @@ public final class SystemProcessRunner implements ProcessRunner {
 
     @Override
     public Started start(List<String> command) {
+        if (notAbsolute(command) != null) {
+            return ProcessRunner.super.start(command); // nothing started; finishing it is refused by run
+        }
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(extraEnv);
         Process p;

@@ -172,9 +172,9 @@ public final class ToolkitLocator {
         } catch (IOException | RuntimeException e) {
             // fall through to nvcc; a broken file is as good as none
         }
-        Path nvcc = root.resolve("bin").resolve(host.windows() ? "nvcc.exe" : "nvcc");
-        if (Files.isRegularFile(nvcc)) {
-            ProcessResult r = host.runner().run(List.of(nvcc.toString(), "--version"), Duration.ofSeconds(10));
+        Optional<Path> trusted = TrustedPrograms.nvcc(host, root); // the toolkit's own bin only, never PATH
+        if (trusted.isPresent()) {
+            ProcessResult r = host.runner().run(List.of(trusted.get().toString(), "--version"), Duration.ofSeconds(10));
             Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
             if (v.isPresent()) {
                 return new Toolkit(root, v.get(), "nvcc", foundBy);

@@ -25,8 +25,6 @@ import dev.cudnntool.archive.ReadProgress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,8 +36,6 @@ import java.util.List;
  * run walks the same steps without changing anything and exits where the real run would stop.
  */
 public final class InstallService {
-    private static final DateTimeFormatter ID = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     private final InstallPorts ports;
     private final FileOps ops;
     private final TargetChecks checks;
@@ -61,6 +57,10 @@ public final class InstallService {
         try (ArchiveDigest own = req.digest() == null ? startDigest(req.archive(), name) : null) {
             ArchiveDigest digest = own != null ? own : req.digest();
             Preflight pf = Preflight.run(ports.host(), name, req.cudaPath(), req.prefix(), req.force());
+            SearchPathChange addToPath = addToPath(req);
+            if (addToPath != null && pf.target() != null) {
+                addToPath.checkEntry(pf.target().root(), pf.target().runtimeDir(name)); // exit 2, dry run or not, before anything changes
+            }
             return req.dryRun() ? dryRun(req, name, pf, progress, digest) : install(req, name, pf, progress, digest);
         }
     }
@@ -193,7 +193,9 @@ public final class InstallService {
         try {
             checks.checkTargetFree(t);
             Leftovers.Cleaned cleaned = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
-            String id = ID.format(ports.clock().instant()) + "-" + String.format("%04d", nextSequence(t));
+            String id = History.newId(ports.clock().instant(), t.root(), lastSequence(t),
+                    i -> Files.exists(t.state().history(i), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            || req.addToPath() != null && ports.searchPaths().holds(i));
             tx = new InstallTransaction(ports, checks, new InstallTransaction.Run(req, name, pf, id, digest, addToPath(req),
                     stateCreated, createdRoots));
             InstallOutcome o = tx.run(progress);
@@ -215,12 +217,12 @@ public final class InstallService {
         }
     }
 
-    private static int nextSequence(InstallTarget t) {
+    private static int lastSequence(InstallTarget t) {
         int max = 0;
         for (InstallRecord r : new StateReader(t).records()) {
             max = Math.max(max, History.sequence(r.id()));
         }
-        return max + 1;
+        return max;
     }
 
     /** Undoes the folders a run created before it got as far as the lock. */

@@ -150,6 +150,7 @@ final class InstallTransaction {
             ops.writeAtomically(StateFolder.installRecord(historyDir), JournalRunner.JSON.writeValueAsBytes(record));
             if (addToPath != null) {
                 findings.add(addToPath.apply(historyDir, id, t.runtimeDir(name)));
+                addToPath.settle(findings, t.runtimeDir(name)); // search-path.missing no longer holds
             }
             runner.write(journal.withState("verifying"));
         } catch (IOException e) {

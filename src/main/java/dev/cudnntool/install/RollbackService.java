@@ -296,8 +296,9 @@ public final class RollbackService {
             }
         }
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
-        Finding pathUndo = SearchPathChange.undo(host, searchPaths, historyDir, rec.id(), dryRun); // --add-to-path
-        List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo);
+        // --add-to-path: read, proven and decided now; done after the files, just before the commit point.
+        SearchPathChange.Undo pathUndo = SearchPathChange.plan(host, searchPaths, historyDir, rec.id());
+        List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo.preview());
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
                     + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(),
@@ -325,16 +326,21 @@ public final class RollbackService {
             return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
                     display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn-rollback again")));
         }
+        Finding pathDone = null;
         try {
             runner.forward(journal);
+            if (pathUndo != null) {
+                pathDone = pathUndo.apply(); // a failure here puts the files back: then nothing was changed
+            }
             runner.finish(); // the commit point
         } catch (IOException e) {
-            return revert(runner, state, journal, toolDirs, rec, e);
+            return revert(runner, state, journal, toolDirs, rec, e, pathDone != null && pathUndo.changes() ? pathDone : null);
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
                 + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
-                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), display(sp, jops), kept, pathFindings, createdRoots);
+                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), display(sp, jops), kept,
+                pathDone == null ? List.of() : List.of(pathDone), createdRoots);
     }
 
     /** Journal steps as people read them: full paths. */
@@ -343,9 +349,16 @@ public final class RollbackService {
                 sp.resolve(o.to()).toString())).toList();
     }
 
+    /**
+     * Puts the files back after a failed rollback. {@code pathDone}: the search path was already
+     * restored when it failed (it stays restored: the message says so, never "nothing was changed").
+     */
     private RollbackOutcome revert(JournalRunner runner, Path state, Journal journal, List<Path> toolDirs,
-                                   InstallRecord rec, IOException cause) {
+                                   InstallRecord rec, IOException cause, Finding pathDone) {
         String why = "rollback of " + rec.id() + " failed (" + IoFailure.describe(cause) + ")";
+        String changed = pathDone == null ? "; nothing was changed" : "; the files were put back as they were, but the search"
+                + " path change of the install was already undone (" + pathDone.message() + ")";
+        List<Finding> pathFindings = pathDone == null ? List.of() : List.of(pathDone);
         try {
             if (Files.exists(JournalRunner.journalFile(state))) {
                 runner.backward(journal);
@@ -360,8 +373,10 @@ public final class RollbackService {
                     display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.INSTALL_UNFINISHED, why,
                     "run cudnn-rollback again: it resumes the rollback")));
         }
-        return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn-rollback again")));
+        List<Finding> findings = new ArrayList<>(pathFindings);
+        findings.add(Finding.error(FindingId.ROLLBACK_FAILED, why + changed, "fix the cause and run cudnn-rollback again"));
+        return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + changed, rec.id(), rec.version(),
+                display(new StatePaths(state.getParent()), journal.ops()), List.of(), findings);
     }
 
     /** Completes whatever a killed run left: an install is undone, a rollback is finished. */
@@ -384,6 +399,8 @@ public final class RollbackService {
                 runner.deleteTree(t.state().staging(j.id()));
             } else {
                 runner.forward(j);
+                // A rollback killed after its files but before its commit point: its search-path record is in the trash now.
+                SearchPathChange.undoRecorded(host, searchPaths, t.state().trash().resolve(j.recordId()), j.recordId());
             }
             runner.finish();
         } catch (IOException e) {

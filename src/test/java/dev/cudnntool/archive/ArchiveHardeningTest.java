@@ -56,23 +56,31 @@ public class ArchiveHardeningTest {
         return new EntrySink() {
             @Override
             public void directory(ArchiveItem item) {
-                calls.add("dir " + item.relPath());
+                synchronized (calls) { // ParallelZip calls the sink from its threads
+                    calls.add("dir " + item.relPath());
+                }
             }
 
             @Override
             public void file(ArchiveItem item, InputStream content) throws IOException {
                 content.readAllBytes();
-                calls.add("file " + item.relPath());
+                synchronized (calls) { // ParallelZip calls the sink from its threads
+                    calls.add("file " + item.relPath());
+                }
             }
 
             @Override
             public void symlink(ArchiveItem item) {
-                calls.add("link " + item.relPath());
+                synchronized (calls) { // ParallelZip calls the sink from its threads
+                    calls.add("link " + item.relPath());
+                }
             }
 
             @Override
             public void hardlink(ArchiveItem item) {
-                calls.add("hard " + item.relPath());
+                synchronized (calls) { // ParallelZip calls the sink from its threads
+                    calls.add("hard " + item.relPath());
+                }
             }
         };
     }

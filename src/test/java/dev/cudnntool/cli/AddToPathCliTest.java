@@ -76,4 +76,42 @@ class AddToPathCliTest {
         assertTrue(finding(r.json(), "install.add-to-path").get("message").asText().startsWith("would add C:\\cudnn\\bin to the user PATH"));
         assertTrue(finding(r.json(), "install.target-not-writable").get("message").asText().contains("--add-to-path"));
     }
+
+    /** #18 A1: a target ldconfig would read as another folder is refused, dry run or not, before anything changes. */
+    @Test
+    void aTargetPathLdconfigWouldCutShortIsAUsageErrorAndNothingChanges() throws Exception {
+        for (String prefix : java.util.List.of("/opt/x#y/cuda", "/opt/x=y", "/opt/x\ny", "/opt/cudnn ", "/opt/\ufffd")) {
+            for (boolean dry : new boolean[] {true, false}) {
+                FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
+                Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), runner);
+                Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
+                Files.createDirectories(host.path("/etc/ld.so.conf.d"));
+                var etc = dev.cudnntool.testing.TreeSnapshot.of(host.path("/etc"));
+                java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("install", "--archive", archive.toString(),
+                        "--prefix", prefix, "--add-to-path", "--no-probe"));
+                if (dry) {
+                    args.add("--dry-run");
+                }
+                Cli.Run r = Cli.run(host, args.toArray(String[]::new));
+                String what = prefix + (dry ? " (dry run)" : "");
+                assertEquals(2, r.exit(), what + ": " + r.out() + r.err());
+                assertEquals(1, r.err().strip().split("\n").length, "one line: " + r.err());
+                // control characters and undecodable bytes are refused earlier, by the option itself (also exit 2, one line)
+                boolean early = prefix.contains("\n") || prefix.contains("\ufffd");
+                assertTrue(r.err().contains(early ? "fix:" : "use a plain path"), r.err());
+                assertEquals(etc, dev.cudnntool.testing.TreeSnapshot.of(host.path("/etc")), what);
+                assertFalse(Files.exists(host.path("/opt")) && Files.list(host.path("/opt")).findAny().isPresent(), what + ": nothing installed");
+                assertTrue(runner.calls.stream().noneMatch(c -> c.get(0).endsWith("ldconfig")), what);
+                Cli.Run json = Cli.run(host, concat(args, "--json"));
+                assertEquals(2, json.exit());
+                assertTrue(json.out().contains(early ? "\"fix\"" : "use a plain path"), json.out());
+            }
+        }
+    }
+
+    private static String[] concat(java.util.List<String> args, String more) {
+        java.util.List<String> all = new java.util.ArrayList<>(args);
+        all.add(more);
+        return all.toArray(String[]::new);
+    }
 }

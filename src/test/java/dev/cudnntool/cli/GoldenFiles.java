@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>line ends: {@code \r\n} becomes {@code \n} (picocli and println use the platform's);</li>
  *   <li>ANSI colour codes are removed (picocli colours help on some terminals);</li>
- *   <li>install ids ({@code 20261130T030000Z-0003}) become {@code <install-id>}, and the bare
+ *   <li>install ids ({@code 20261130T030000Z-0003-1a2b3c4d}, or the first form without the tag) become {@code <install-id>}, and the bare
  *       time stamps of quarantine folders ({@code 20261130T030000Z}) {@code <stamp>};</li>
  *   <li>ISO-8601 instants ({@code 2026-11-30T03:00:00.123Z}) become {@code <time>};</li>
  *   <li>the tool's version (from the jar's manifest, {@code dev} in tests) becomes
@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 final class GoldenFiles {
     static final boolean UPDATE = Boolean.getBoolean("golden.update");
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
-    private static final Pattern INSTALL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4}");
+    private static final Pattern INSTALL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4}(-[0-9a-f]{8})?");
     private static final Pattern STAMP = Pattern.compile("\\d{8}T\\d{6}Z");
     private static final Pattern INSTANT = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2})");
 

@@ -63,4 +63,18 @@ class SystemProcessRunnerTest {
                 Duration.ofSeconds(10));
         assertEquals("a b|$(rm -rf /)|--query-gpu=name|", r.out());
     }
+
+    /** #18 A5: a program named without its folder is never looked up on PATH or in the current folder. */
+    @Test
+    void aBareProgramNameIsRefusedNotLookedUpOnPath() throws Exception {
+        Path marker = dir.resolve("ran");
+        Path fake = script("touch " + marker);
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.move(fake, bin.resolve("ldconfig"));
+        ProcessResult r = new SystemProcessRunner(java.util.Map.of("PATH", bin.toString())).run(List.of("ldconfig"), Duration.ofSeconds(5));
+        assertFalse(r.started());
+        assertTrue(r.startFailure().contains("not an absolute path"), r.startFailure());
+        assertFalse(Files.exists(marker), "the fake on PATH never ran");
+        assertFalse(new SystemProcessRunner().start(List.of("ldconfig")).finish("", Duration.ofSeconds(5)).started());
+    }
 }

@@ -29,6 +29,7 @@ class AddToPathCacheDecidesTest {
     void aFolderListedButNotCachedIsNotAlreadyThere() throws Exception {
         try (FileSystem fs = TestHosts.unixFs()) {
             FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
+            TestHosts.ldconfig(fs);
             Host host = TestHosts.linux(fs, Map.of(), runner);
             TestHosts.write(fs.getPath("/etc/ld.so.conf"), "include /etc/ld.so.conf.d/*.conf\n");
             TestHosts.write(fs.getPath("/etc/ld.so.conf.d/cudnn.conf"), "/opt/cudnn/lib\n");

@@ -294,6 +294,7 @@ class AddToPathTest {
     void linuxWritesAConfFileRunsLdconfigAndRollbackRemovesIt() throws Exception {
         try (FileSystem fs = TestHosts.unixFs()) {
             FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
+            TestHosts.ldconfig(fs);
             Host host = TestHosts.linux(fs, Map.of(), runner);
             Files.createDirectories(fs.getPath("/etc/ld.so.conf.d"));
             Files.writeString(fs.getPath("/etc/ld.so.conf.d/libc.conf"), "/usr/local/lib\n");

@@ -34,6 +34,18 @@ public final class TestHosts {
         return new Host(fs, env, OsFamily.LINUX, Arch.X86_64, 64, runner);
     }
 
+    /** The system's {@code /sbin/ldconfig}, where the tool takes it from (never PATH): a file the fake runner answers for. */
+    public static void ldconfig(FileSystem fs) {
+        try {
+            Path p = fs.getPath("/sbin/ldconfig");
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, "\u007fELF");
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A toolkit folder with version.json as NVIDIA's installer writes it. */
     public static Path toolkit(Path root, String version) {
         try {

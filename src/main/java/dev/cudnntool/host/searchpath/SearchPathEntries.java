@@ -95,9 +95,63 @@ public final class SearchPathEntries {
         return b.toString();
     }
 
-    /** An ld.so.conf.d file naming one folder. */
+    /**
+     * An ld.so.conf.d file naming one folder: exactly the folder and a newline. Refuses a folder
+     * that ldconfig would read as something else ({@link #unsafeEntry}).
+     */
     public static SearchPathStore.Raw confFile(String dir) {
+        String why = unsafeEntry(dir, false);
+        if (why != null) {
+            throw new IllegalArgumentException("not a plain path: " + why);
+        }
         return new SearchPathStore.Raw(SearchPathStore.Raw.FILE, (dir + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Why {@code dir} cannot be written as one search-path entry that means exactly that folder, or
+     * null when it can. Linux (an ld.so.conf.d line): ldconfig cuts a line at {@code #} (a comment)
+     * and at {@code =} (a library type), trims blanks at both ends and has no quoting, so
+     * {@code /opt/x#y/cuda} would put {@code /opt/x} on every program's search path. Windows (an
+     * entry of {@code Path}): {@code ;} separates entries, {@code "} quotes and {@code %} expands.
+     * Both: no control character (a newline starts another entry), no blank at either end, and
+     * nothing that is not valid Unicode (U+FFFD, what an undecodable byte became; a lone surrogate).
+     */
+    public static String unsafeEntry(String dir, boolean windows) {
+        if (dir == null || dir.isEmpty()) {
+            return "it is empty";
+        }
+        if (Character.isWhitespace(dir.charAt(0)) || Character.isSpaceChar(dir.charAt(0))
+                || Character.isWhitespace(dir.charAt(dir.length() - 1)) || Character.isSpaceChar(dir.charAt(dir.length() - 1))) {
+            return "it begins or ends with a blank, which " + (windows ? "Windows" : "ldconfig") + " drops";
+        }
+        for (int i = 0; i < dir.length(); i++) {
+            char c = dir.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                return String.format("it contains the control character U+%04X", (int) c);
+            }
+            if (c == '\uFFFD') {
+                return "it contains U+FFFD, a byte that is not valid UTF-8";
+            }
+            if (Character.isSurrogate(c)) {
+                boolean paired = Character.isHighSurrogate(c) && i + 1 < dir.length() && Character.isLowSurrogate(dir.charAt(i + 1));
+                if (!paired) {
+                    return "it contains a character that is not valid Unicode (a lone surrogate)";
+                }
+                i++;
+                continue;
+            }
+            if (!windows && c == '#') {
+                return "it contains '#', where ldconfig's comments begin (it would read " + dir.substring(0, i) + ")";
+            }
+            if (!windows && c == '=') {
+                return "it contains '=', where ldconfig's library types begin (it would read " + dir.substring(0, i) + ")";
+            }
+            if (windows && (c == ';' || c == '"' || c == '%')) {
+                return "it contains '" + c + "', which " + (c == ';' ? "separates PATH entries" : c == '"' ? "quotes in PATH"
+                        : "expands a variable in PATH");
+            }
+        }
+        return null;
     }
 
     /**

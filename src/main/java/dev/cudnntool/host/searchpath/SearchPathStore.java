@@ -64,6 +64,15 @@ public interface SearchPathStore {
     /** Tells the system: WM_SETTINGCHANGE "Environment" on Windows, ldconfig on Linux. */
     void announce() throws IOException;
 
+    /**
+     * Whether something is stored under {@code installId} already (Linux: its ld.so.conf.d file
+     * exists, as a file, a link or anything else); a new install then takes another id. Stores with
+     * one shared value (the registry) have nothing per install.
+     */
+    default boolean holds(String installId) {
+        return false;
+    }
+
     /** Every folder already on the persistent search path (both scopes), variables expanded. */
     List<String> persistentEntries();
 }

@@ -23,9 +23,13 @@ import java.util.regex.Pattern;
  * the same proof.
  */
 public final class StatePaths {
-    /** Install ids: "20261130T030000Z-0003"; a journal's id may end in "-rollback". */
-    static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}");
-    static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-rollback)?");
+    /**
+     * Install ids: "20261130T030000Z-0003-1a2b3c4d" (time, the target's own sequence, the target's
+     * tag, see {@link History#newId}); the first form, without the tag, is still read. A journal's
+     * id may end in "-rollback".
+     */
+    static final Pattern ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-[0-9a-f]{8})?");
+    static final Pattern JOURNAL_ID = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}(-[0-9a-f]{8})?(-rollback)?");
     static final List<String> LINK_FOLDERS = List.of("lib64", "include", "bin", "lib/x64", "lib", "bin/x64"); // lib: a --prefix's
 
     private final Path root;
@@ -312,7 +316,7 @@ public final class StatePaths {
         }
         StringBuilder b = new StringBuilder();
         for (char c : s.toCharArray()) {
-            b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            b.append(Character.isISOControl(c) || c == 0x2028 || c == 0x2029 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return b.length() > 200 ? b.substring(0, 200) + "…" : b.toString();
     }
