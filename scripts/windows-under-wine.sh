@@ -152,10 +152,12 @@ export CUDA_PATH="$tk_win"
 tree_hash() { (cd "$tk" && find . -path ./.cudnn-tool -prune -o \( -type f -o -type l \) -print | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64); }
 
 # run EXPECTED-EXIT NAME LAUNCHER-FOLDER COMMAND ARGS...: stdout to out/NAME.json (or .txt), stderr to out/NAME.err
+# COMMAND "verify" runs bin\cudnn-verify.cmd; COMMAND "cudnn" runs bin\cudnn.cmd (the one launcher: ARGS name the command).
 run() {
   local want=$1 name=$2 dir=$3 cmd=$4; shift 4
-  local rc=0
-  wine "$dir\\bin\\cudnn-$cmd.cmd" "$@" > "$work/out/$name.out" 2> "$work/out/$name.err" || rc=$?
+  local rc=0 launcher="cudnn-$cmd.cmd"
+  [ "$cmd" = cudnn ] && launcher=cudnn.cmd
+  wine "$dir\\bin\\$launcher" "$@" > "$work/out/$name.out" 2> "$work/out/$name.err" || rc=$?
   if [ "$rc" != "$want" ]; then
     cat "$work/out/$name.out" "$work/out/$name.err" >&2
     fail "$name: exit $rc, expected $want"
@@ -254,6 +256,11 @@ check launcher-x86 'out.startswith("cudnn-tool ")'
 run 2 launcher-no-jar 'C:\Program Files (x86)\no jar' verify --version
 check launcher-no-jar '"cudnn-tool.jar\" is missing; fix: build it with" in err and "recognize" not in err and "not recognized" not in err'
 JAVA='C:\jre\bin\java.exe' JAVA_HOME='C:\no such folder' run 0 launcher-java-wins "$T" verify --version
+# The one launcher, bin\cudnn.cmd: the command is its first argument; alone it lists the commands (exit 2).
+run 0 launcher-cudnn "$X" cudnn verify --version
+check launcher-cudnn 'out.startswith("cudnn-tool ")'
+run 2 launcher-cudnn-alone "$T" cudnn
+check launcher-cudnn-alone 'all(("  " + c + " ") in out for c in ("install", "verify", "rollback", "inspect", "releases"))'
 
 # ---- 7. no JAVA, no JAVA_HOME: java.exe from an absolute PATH folder, never the current folder ----
 # A java.exe (a copy of Wine's hostname.exe) and a java.cmd planted in the current folder, and "." on

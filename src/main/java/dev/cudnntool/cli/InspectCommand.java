@@ -10,7 +10,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Reads a cuDNN archive completely (nothing is extracted) and reports what it holds.")
+        description = {"Reads a cuDNN archive completely (nothing is extracted) and reports what it holds.",
+                "The checksum is checked against NVIDIA's published value, or --sha256 or --manifest."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  What a downloaded archive holds, and whether it is complete:",
+                "    cudnn inspect cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz",
+                "  The same, checked against a checksum you were given:",
+                "    cudnn inspect cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip --sha256 HEX"})
 public class InspectCommand implements Callable<Integer> {
     private final ToolContext ctx;
 

@@ -15,8 +15,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "install", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Installs a cuDNN archive into a CUDA toolkit (or --prefix folder) as a transaction:",
-                "every file it replaces is backed up, and any failure restores the target exactly."})
+        description = {"Installs a cuDNN archive into a CUDA toolkit (or a --prefix folder) as a transaction.",
+                "Every file it replaces is backed up first, and any failure restores the target exactly.",
+                "Where to get an archive: 'cudnn releases' lists NVIDIA's for this machine."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  Check an archive against this machine and show the plan, changing nothing:",
+                "    cudnn install --archive cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz --dry-run",
+                "  Install into the toolkit found through CUDA_PATH and put its bin on the user's PATH:",
+                "    cudnn install --archive cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip --add-to-path",
+                "  Install into a folder of its own, with the checksum from NVIDIA's manifest:",
+                "    cudnn install --archive FILE --prefix /opt/cudnn --manifest redistrib_9.5.1.json"})
 public class InstallCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -26,17 +34,17 @@ public class InstallCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Check everything and show the plan; change nothing. Exits as the real run would.")
     boolean dryRun;
 
-    @Option(names = "--force", description = "Turn these errors into warnings: platform.mismatch, driver.too-old, driver.failed,"
-            + " toolkit.cuda-major-mismatch, cudnn.shadow, cudnn.zlibwapi-missing.")
+    @Option(names = "--force", description = {"Go on despite these errors, reported as warnings: platform.mismatch,",
+            "driver.too-old, driver.failed, toolkit.cuda-major-mismatch, cudnn.shadow,", "cudnn.zlibwapi-missing."})
     boolean force;
 
     @Option(names = "--no-probe", description = "Do not load the installed library to prove it works.")
     boolean noProbe;
 
     @Option(names = "--add-to-path", arity = "0..1", fallbackValue = "user", paramLabel = "user|machine",
-            description = {"Put the runtime folder on the search path for good, undone by rollback. Windows: the user PATH"
-                    + " in the registry (=machine: the machine's, needs Administrator); Linux:"
-                    + " /etc/ld.so.conf.d/cudnn-tool-<id>.conf and ldconfig (needs root)."})
+            description = "Put the runtime folder on the search path for good; rollback undoes it. Windows: the user's"
+                    + " PATH in the registry (=machine: the machine's, needs Administrator). Linux: the file"
+                    + " /etc/ld.so.conf.d/cudnn-tool-<id>.conf and ldconfig (needs root).")
     String addToPath;
 
     @Mixin

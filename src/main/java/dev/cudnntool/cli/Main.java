@@ -10,6 +10,8 @@ import dev.cudnntool.install.state.FaultHook;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Constructor;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
@@ -18,6 +20,9 @@ import picocli.CommandLine;
  * only {@link #main} calls System.exit. Every failure ends here as one line and an exit code.
  */
 public final class Main {
+    /** The help's width in columns: every line of every help fits in it (HelpTextTest). */
+    static final int USAGE_WIDTH = 100;
+
     private Main() {
     }
 
@@ -54,15 +59,23 @@ public final class Main {
         return code;
     }
 
+    /**
+     * The command model: {@code cudnn} and its subcommands, or, when {@code first} names one, only
+     * that one. {@code null}: all of them (the list, completion, the man pages).
+     */
     static CommandLine commandLine(ToolContext ctx, String first) {
         ContextFactory factory = new ContextFactory(ctx);
         CommandLine cl = new CommandLine(new CudnnCommand(), factory);
-        cl.getCommandSpec().usageMessage().footer("", CudnnCommand.exitCodes());
+        List<String> footer = new ArrayList<>(List.of("", CudnnCommand.exitCodes(), ""));
+        footer.addAll(List.of(CudnnCommand.EXAMPLES));
+        cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         for (var e : CudnnCommand.SUBCOMMANDS.entrySet()) {
             if (first == null || !CudnnCommand.SUBCOMMANDS.containsKey(first) || e.getKey().equals(first)) {
                 cl.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));
             }
         }
+        // Wide enough that no description wraps inside a path or an identifier (HelpTextTest).
+        cl.setUsageHelpWidth(USAGE_WIDTH);
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -70,23 +83,20 @@ public final class Main {
         // an @ on a FIFO or /dev/zero would never return. Set on every subcommand (picocli keeps it per command).
         cl.setExpandAtFiles(false);
         cl.setExecutionExceptionHandler(Main::onException);
-        cl.setParameterExceptionHandler(Main::onBadArguments);
+        cl.setParameterExceptionHandler(BadArguments::handle);
+        cl.setExecutionStrategy(Main::execute);
         cl.setExitCodeExceptionMapper(t -> t instanceof ToolException te ? te.exitCode().code() : ExitCode.INTERNAL.code());
         return cl;
     }
 
-    private static int onBadArguments(CommandLine.ParameterException e, String[] args) {
-        CommandLine cmd = e.getCommandLine();
-        PrintWriter err = cmd.getErr();
-        String message = Text.oneLine(e.getMessage());
-        String fix = "see '" + cmd.getCommandSpec().qualifiedName() + " --help'";
-        err.println(cmd.getCommandName() + ": error: " + message + "; fix: " + fix);
-        if (java.util.Arrays.asList(args).contains("--json")) {
-            // The arguments did not parse, so --json is taken from the raw words: a script asked for JSON.
-            printError(cmd, ExitCode.USAGE.code(), message, fix);
+    /** Runs the command named last; the root's --json before a command is refused, not silently lost. */
+    private static int execute(CommandLine.ParseResult parsed) {
+        if (parsed.hasSubcommand() && parsed.hasMatchedOption("--json")) {
+            String sub = parsed.subcommand().commandSpec().name();
+            throw new CommandLine.ParameterException(parsed.commandSpec().commandLine(),
+                    "--json before the command applies to no command; put it after: cudnn " + sub + " --json");
         }
-        err.flush();
-        return ExitCode.USAGE.code();
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static void printError(CommandLine cmd, int exitCode, String message, String fix) {

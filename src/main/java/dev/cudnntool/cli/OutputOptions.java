@@ -7,7 +7,7 @@ public class OutputOptions {
     @Option(names = "--json", description = "Print one JSON document on standard output (shapes in the README).")
     boolean json;
 
-    @Option(names = "--verbose", description = "Print more detail, and stack traces on errors.")
+    @Option(names = {"-v", "--verbose"}, description = "Print more detail, and stack traces on errors.")
     boolean verbose;
 
     @Option(names = {"-q", "--quiet"}, description = "Print only errors and the final line; no progress.")

@@ -7,8 +7,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "releases", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Lists the cuDNN archives NVIDIA published (the built-in catalogue) for this platform,",
-                "newest first, marking those that fit the CUDA toolkit found and this machine's driver."})
+        description = {"Lists the cuDNN archives NVIDIA published for this platform, newest first.",
+                "The list is the built-in catalogue; it marks the archives that fit the CUDA toolkit found",
+                "and this machine's driver."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  Which archive to download for this machine:",
+                "    cudnn releases",
+                "  The archives for Windows and CUDA 12.4, from any machine:",
+                "    cudnn releases --os windows --cuda 12.4"})
 public class ReleasesCommand implements Callable<Integer> {
     private final ToolContext ctx;
 

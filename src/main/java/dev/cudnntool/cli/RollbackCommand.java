@@ -11,8 +11,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "rollback", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Restores exactly what the newest install (or --id) replaced, and removes what it added.",
-                "Also completes an install or rollback that was interrupted; --repair sets damaged records aside."})
+        description = {"Restores exactly what the newest install (or --id) replaced and removes what it added.",
+                "It also completes an install or rollback that was interrupted; --repair sets damaged records aside."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  Show the recorded installs, then what undoing the newest would do:",
+                "    cudnn rollback --list",
+                "    cudnn rollback --dry-run",
+                "  Undo one install by its id (the first install's undo is an uninstall):",
+                "    cudnn rollback --id 20261130T030000Z-0003"})
 public class RollbackCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -25,9 +31,9 @@ public class RollbackCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Show what would be restored; change nothing.")
     boolean dryRun;
 
-    @Option(names = "--repair", description = "Set damaged install records or a damaged journal aside (renamed into"
-            + " .cudnn-tool/quarantine, never deleted), remove leftovers of stopped runs, and say what could not be accounted"
-            + " for; the target can be installed into again.")
+    @Option(names = "--repair", description = "Set damaged install records or a damaged journal aside (renamed into the folder"
+            + " .cudnn-tool/quarantine, never deleted), remove leftovers of stopped runs, and say what could not be"
+            + " accounted for; the target can be installed into again.")
     boolean repair;
 
     @Option(names = "--force", description = "Roll back although installed files were changed since (they are kept aside),"

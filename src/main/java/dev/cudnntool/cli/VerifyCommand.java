@@ -10,8 +10,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Diagnoses this machine's cuDNN: platform, driver, toolkit, the files, the search path,",
-                "and the library itself (loaded in a child process). Every finding has a cause and a fix."})
+        description = {"Diagnoses this machine's cuDNN, from the driver to loading the library.",
+                "It checks the platform, driver, toolkit, files and search path, and loads the library in a child",
+                "process. Every finding has a cause and a fix; the exit is 1 if any finding is an error."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  Check the cuDNN of the CUDA toolkit this machine uses:",
+                "    cudnn verify",
+                "  Fail (exit 1) unless cuDNN 9.5.1 is there and loads, for a script:",
+                "    cudnn verify --expect 9.5.1 --json",
+                "  Diagnose every copy of cuDNN found, for the \"which one does PyTorch load\" question:",
+                "    cudnn verify --all"})
 public class VerifyCommand implements Callable<Integer> {
     private final ToolContext ctx;
 

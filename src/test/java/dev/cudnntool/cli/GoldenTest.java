@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenTest {
     private static final Map<String, String> HELP = Map.of("cudnn", "", "install", "install", "verify", "verify",
-            "rollback", "rollback", "inspect", "inspect", "releases", "releases");
+            "rollback", "rollback", "inspect", "inspect", "releases", "releases", "completion", "completion");
 
     /** Values replaced by placeholders in this test's golden files: see {@link #archive}. */
     private final Map<String, String> pinned = new java.util.LinkedHashMap<>();
@@ -165,6 +165,16 @@ class GoldenTest {
         jsonAndText("verify-bad-expect", host, Catalogue.empty(), 2, "verify", "--expect", "nine");
         jsonAndText("verify-unknown-option", host, Catalogue.empty(), 2, "verify", "--bogus");
         jsonAndText("rollback-no-toolkit", host, Catalogue.empty(), 8, "rollback");
+    }
+
+    /** Issue 21: {@code cudnn} alone, a mistyped command, a mistyped option beside a missing one. */
+    @Test
+    void theFrontDoor() {
+        Host host = bareLinux();
+        jsonAndText("cudnn-alone", host, Catalogue.empty(), 2);
+        jsonAndText("unknown-command", host, Catalogue.empty(), 2, "verfy");
+        jsonAndText("install-mistyped-option", host, Catalogue.empty(), 2, "install", "--archiv", "x.zip");
+        jsonAndText("verify-mistyped-option", host, Catalogue.empty(), 2, "verify", "--expct", "9.5.1");
     }
 
     @Test
