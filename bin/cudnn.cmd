@@ -45,7 +45,11 @@ set "REST=%PATH:"=%"
 if not defined REST goto :eof
 set "ENTRY="
 set "NEXT="
-for /f "tokens=1* delims=;" %%A in ("%REST%") do set "ENTRY=%%A" & set "NEXT=%%B"
+rem A block, not "&": Wine's cmd.exe expands %%B after "&" wrongly, and only for-variables are inside.
+for /f "tokens=1* delims=;" %%A in ("%REST%") do (
+  set "ENTRY=%%A"
+  set "NEXT=%%B"
+)
 set "REST=%NEXT%"
 if not defined ENTRY goto :eof
 rem Only "X:\..." or "\\server\...": a relative entry (".", "bin") names a folder under the current one.

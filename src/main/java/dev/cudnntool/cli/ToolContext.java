@@ -31,7 +31,7 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                        dev.cudnntool.probe.ProbeRunner warmProbe) {
         this(host, out, err, terminal, warmProbe, null, FaultHook.NONE, XzDecoders.Choice.AUTO,
-                SearchPathStores.withoutRegistry(host));
+                host == null ? null : SearchPathStores.withoutRegistry(host)); // null host: the command model only (GenerateDocs)
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
