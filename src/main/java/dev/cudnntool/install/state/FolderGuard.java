@@ -6,7 +6,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -134,8 +133,13 @@ public final class FolderGuard {
         }
     }
 
-    /** What a folder was: a link (with its target) or not, a folder or not, its file key (or creation time where none). */
-    record Identity(boolean link, boolean dir, Object key, FileTime created, String linkTarget) {
+    /**
+     * What a folder was: a link (with its target) or not, a folder or not, its file key, and its
+     * real path. Windows has no file key in Java (null) and Wine reports a folder's change time
+     * as its creation time, so there the real path is what tells a junction or link swapped in;
+     * a plain folder replaced by another plain folder of the same name goes unseen there.
+     */
+    record Identity(boolean link, boolean dir, Object key, String real, String linkTarget) {
         static Identity of(Path p) throws IOException {
             BasicFileAttributes a;
             try {
@@ -145,7 +149,13 @@ public final class FolderGuard {
             }
             String target = a.isSymbolicLink() ? Files.readSymbolicLink(p).toString() : null;
             Object key = a.fileKey();
-            return new Identity(a.isSymbolicLink(), a.isDirectory(), key, key == null ? a.creationTime() : null, target);
+            String real;
+            try {
+                real = p.toRealPath().toString(); // where it leads: a link or junction swapped in changes it
+            } catch (IOException e) {
+                real = null; // a dangling link: its target text and key still tell
+            }
+            return new Identity(a.isSymbolicLink(), a.isDirectory(), key, real, target);
         }
 
         String describe(Path p) {
