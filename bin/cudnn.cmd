@@ -7,12 +7,22 @@ rem "C:\Program Files (x86)\..." would end the block at its ")". Hence the gotos
 setlocal
 set "JAR=%~dp0..\target\cudnn-tool.jar"
 if exist "%JAR%" goto jar_found
+rem In the self-contained image the jar lies in lib\, next to runtime\.
+if not exist "%~dp0..\lib\cudnn-tool.jar" goto jar_missing
+set "JAR=%~dp0..\lib\cudnn-tool.jar"
+goto jar_found
+:jar_missing
 echo cudnn: error: "%JAR%" is missing; fix: build it with: mvn -q -B package -DskipTests 1>&2
 exit /b 2
 :jar_found
-rem Which java.exe: %JAVA%, else %JAVA_HOME%\bin\java.exe, else the first java.exe in a PATH folder
+rem Which java.exe: the image's own runtime\bin\java.exe next to bin\ (no Java need be installed),
+rem else %JAVA%, else %JAVA_HOME%\bin\java.exe, else the first java.exe in a PATH folder
 rem that is absolute. A bare "java" is never run: cmd.exe looks in the current folder first, where a
 rem planted java.exe or java.cmd would run as the user (or Administrator); nor is a relative PATH entry.
+if not exist "%~dp0..\runtime\bin\java.exe" goto java_env
+set "JAVA=%~dp0..\runtime\bin\java.exe"
+goto java_found
+:java_env
 if defined JAVA goto java_found
 if not defined JAVA_HOME goto java_search
 set "JAVA=%JAVA_HOME%\bin\java.exe"

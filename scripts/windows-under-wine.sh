@@ -287,4 +287,28 @@ printf '@echo off\r\necho planted> "%%~dp0ran.txt"\r\necho cudnn-tool planted\r\
 ) || exit 1
 say "ok: the launchers never run a java from the current folder or a relative PATH entry"
 
+# ---- 8. the self-contained Windows image's layout: bin\, lib\cudnn-tool.jar, runtime\ (#21 item 5) --
+# The Windows JVM stands in for the jlink'd runtime. The image has no target\ folder; its
+# runtime\bin\java.exe beside bin\ comes before a JAVA, a JAVA_HOME and a PATH that all name a planted
+# java.exe (a copy of hostname.exe), also planted in the current folder.
+img="$C/Program Files/cudnn-tool image"
+I='C:\Program Files\cudnn-tool image'
+mkdir -p "$img/bin" "$img/lib"
+cp bin/*.cmd "$img/bin/"
+cp target/cudnn-tool.jar "$img/lib/"
+ln -s "$jre" "$img/runtime"
+cp "$C/windows/system32/hostname.exe" "$plant/java.exe"
+mkdir -p "$plant/bin" && cp "$plant/java.exe" "$plant/bin/java.exe"
+(
+  export JAVA='C:\planted\java.exe' JAVA_HOME='C:\planted' WINEPATH='.;C:\planted'
+  cd "$plant"
+  run 0 image-version "$I" verify --version || exit 1
+  check image-version 'out.startswith("cudnn-tool ") and "planted" not in out' || exit 1
+  export WINEPATH='C:\cudnn\bin;C:\planted'
+  run 0 image-verify "$I" verify --prefix 'C:\cudnn' --json || exit 1
+  check image-verify 'd["probe"]["version"] == 8907 and d["probe"]["loadedPath"].endswith("cudnn64_8.dll")' || exit 1
+  [ ! -e "$plant/ran.txt" ] || fail "the planted java.cmd in the current folder ran"
+) || exit 1
+say "ok: the image's launchers run runtime\\bin\\java.exe beside them, before JAVA, JAVA_HOME and PATH"
+
 say "all Windows checks passed in $(( $(date +%s) - start )) s"
