@@ -125,10 +125,10 @@ play absent2 module.yml "${MOD[@]}" -e state=absent || { cat "$W/absent2"; fail 
 recap absent2 | grep -q 'changed=0' || fail "a second state=absent was not idempotent"
 echo "ansible-test: state=absent restores the byte-identical tree: ok"
 
-# 6. the role, end to end: tool and archive copied to the node, Java ensured, module called; then idempotent
+# 6. the role in jar mode, end to end: tool and archive copied to the node, Java ensured, module called; then idempotent
 TK2=$W/cuda-12.4-role
 toolkit "$TK2"
-ROLE=(-e "cudnn_tool_home=$W/node/cudnn-tool" -e "cudnn_tool_jar=$ROOT/target/cudnn-tool.jar" -e "cudnn_tool_bin=$ROOT/bin"
+ROLE=(-e cudnn_tool_mode=jar -e "cudnn_tool_home=$W/node/cudnn-tool" -e "cudnn_tool_jar=$ROOT/target/cudnn-tool.jar" -e "cudnn_tool_bin=$ROOT/bin"
       -e "cudnn_archive_src=$ARCHIVE" -e "cudnn_archive_dir=$W/node/cache" -e "cudnn_cuda_path=$TK2"
       -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true)
 # The role's Java task runs where the distribution's Java 17 is installed already (a no-op check there);
@@ -138,5 +138,41 @@ play role1 role.yml "${ROLE[@]}" || { cat "$W/role1"; fail "the role failed"; }
 [ -f "$TK2/include/cudnn_version.h" ] || { cat "$W/role1"; fail "the role did not install cuDNN"; }
 play role2 role.yml "${ROLE[@]}" || { cat "$W/role2"; fail "the role's second run failed"; }
 recap role2 | grep -q 'changed=0' || { cat "$W/role2"; fail "the role's second run was not idempotent"; }
-echo "ansible-test: the role installs, and its second run changes nothing: ok"
+echo "ansible-test: the role (jar mode) installs, and its second run changes nothing: ok"
+
+# 7. the role's default, image mode: the self-contained image on a node with no Java at all (no java
+# on PATH, no JAVA_HOME, the Java tasks skipped); then idempotent.
+IMAGE=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz 2>/dev/null | head -1 || true)
+if [ -z "$IMAGE" ]; then
+  mvn -B -q -Pdist package -DskipTests
+  IMAGE=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz | head -1)
+fi
+VERSION=$(basename "$IMAGE" | sed 's/^cudnn-tool-\(.*\)-linux-x86_64.tar.gz$/\1/')
+NOJAVA=$W/nojava-bin
+mkdir -p "$NOJAVA"
+for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+  for f in "$d"/*; do
+    n=${f##*/}
+    case $n in java|javac|jshell|jar|jlink|jdeps) continue ;; esac
+    [ -e "$NOJAVA/$n" ] || ln -s "$f" "$NOJAVA/$n"
+  done
+done
+TK3=$W/cuda-12.4-image
+toolkit "$TK3"
+IMG=(-e "cudnn_tool_home=$W/node-image/cudnn-tool" -e "cudnn_tool_image=$ROOT/$IMAGE" -e "cudnn_tool_version=$VERSION"
+     -e "cudnn_archive_src=$ARCHIVE" -e "cudnn_archive_dir=$W/node-image/cache" -e "cudnn_cuda_path=$TK3"
+     -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true)
+(
+  unset JAVA JAVA_HOME
+  export PATH=$NOJAVA
+  if command -v java >/dev/null 2>&1; then fail "the no-Java PATH still finds $(command -v java)"; fi
+  play image1 role.yml "${IMG[@]}" || { cat "$W/image1"; fail "the role (image mode) failed on a node without Java"; }
+  play image2 role.yml "${IMG[@]}" || { cat "$W/image2"; fail "the role's (image mode) second run failed"; }
+) || exit 1
+[ -f "$TK3/include/cudnn_version.h" ] || { cat "$W/image1"; fail "the role (image mode) did not install cuDNN"; }
+[ -x "$W/node-image/cudnn-tool/runtime/bin/java" ] || fail "the image's runtime is not on the node"
+grep -A2 'TASK \[cudnn : Java 17 runtime (Debian, Ubuntu)\]' "$W/image1" | grep -q 'skipping' \
+  || { cat "$W/image1"; fail "image mode did not skip the Java task"; }
+recap image2 | grep -q 'changed=0' || { cat "$W/image2"; fail "the role's (image mode) second run was not idempotent"; }
+echo "ansible-test: the role's default (the self-contained image) installs on a node with no Java, then changes nothing: ok"
 echo "ansible-test: all ok ($(ansible-playbook --version 2>/dev/null | awk 'NR == 1'))"
