@@ -131,7 +131,8 @@ final class ReleasesView {
             shown++;
         }
         if (behindLogin) {
-            out.println("  Archives without a URL above are on NVIDIA's archive page, after signing in: " + CatalogueEntry.LOGIN_PAGE);
+            out.println("  Archives without a URL line: no NVIDIA redist manifest in the catalogue lists them; look on "
+                    + CatalogueEntry.LOGIN_PAGE + " (after signing in)");
         }
         out.flush();
     }

@@ -110,7 +110,7 @@ public final class ReleaseFit {
             Optional<String> url = e.url();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
-                    url.orElse(null), url.isPresent() ? null : CatalogueEntry.BEHIND_LOGIN,
+                    url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
                     fits, min.orElse(null), driverOk, pick));
         }
         return rows;

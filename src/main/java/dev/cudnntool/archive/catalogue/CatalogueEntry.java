@@ -26,7 +26,11 @@ public record CatalogueEntry(String fileName, String version, String os, String 
     public static final String REDIST = "https://developer.download.nvidia.com/compute/cudnn/redist/";
     /** Where archives that no redist manifest lists are: NVIDIA's archive page, behind a developer login. */
     public static final String LOGIN_PAGE = "https://developer.nvidia.com/rdp/cudnn-archive";
-    public static final String BEHIND_LOGIN = "not on NVIDIA's redist server: " + LOGIN_PAGE + ", after signing in";
+    /** Where a legacy archive (7.x–8.2 names, never in a redist manifest) is. */
+    public static final String BEHIND_LOGIN = "behind NVIDIA's login: " + LOGIN_PAGE + ", after signing in";
+    /** Where a modern archive no manifest in the catalogue lists is looked for (it may be on the redist server too). */
+    public static final String NO_MANIFEST = "no NVIDIA redist manifest in the catalogue lists it: look on " + LOGIN_PAGE
+            + ", after signing in";
     /** The modern names a manifest's relative_path ends with: {@code cudnn-<platform>-<M.m.p.b>_cuda<N>-archive.<ext>}. */
     private static final Pattern MODERN = Pattern.compile(
             "cudnn-(linux-x86_64|linux-sbsa|linux-aarch64|linux-ppc64le|windows-x86_64)-\\d{1,6}(?:\\.\\d{1,6}){3}"
@@ -92,6 +96,6 @@ public record CatalogueEntry(String fileName, String version, String os, String 
 
     /** The URL, or where the file is when it has none (NVIDIA's archive page, after signing in). */
     public String whereToDownload() {
-        return url().orElse(BEHIND_LOGIN);
+        return url().orElse(MODERN.matcher(fileName).matches() ? NO_MANIFEST : BEHIND_LOGIN);
     }
 }

@@ -34,10 +34,12 @@ class CatalogueUrlTest {
     void legacyAndUnlistedArchivesSayTheyAreBehindNvidiasLogin() {
         CatalogueEntry legacy = entry("cudnn-10.2-linux-x64-v7.6.5.32.tgz");
         assertEquals(Optional.empty(), legacy.url());
-        assertEquals("not on NVIDIA's redist server: https://developer.nvidia.com/rdp/cudnn-archive, after signing in",
+        assertEquals("behind NVIDIA's login: https://developer.nvidia.com/rdp/cudnn-archive, after signing in",
                 legacy.whereToDownload());
-        assertEquals(Optional.empty(), entry("cudnn-linux-x86_64-8.4.0.27_cuda11.6-archive.tar.xz").url(),
-                "modern name, but no redist manifest among its sources");
+        CatalogueEntry unlisted = entry("cudnn-linux-x86_64-8.4.0.27_cuda11.6-archive.tar.xz");
+        assertEquals(Optional.empty(), unlisted.url(), "modern name, but no redist manifest among its sources");
+        assertEquals("no NVIDIA redist manifest in the catalogue lists it: look on https://developer.nvidia.com/rdp/cudnn-archive,"
+                + " after signing in", unlisted.whereToDownload());
     }
 
     @Test
