@@ -54,7 +54,12 @@ final class ReleasesView {
         if (l.toolkit() != null) {
             Json.put(doc, "toolkit", l.toolkit());
         }
-        if (l.thisMachine() || asked.driver() != null) {
+        if (asked.driver() != null) {
+            Map<String, Object> driver = new LinkedHashMap<>(); // ordered: the golden file pins the shape
+            driver.put("driverVersion", asked.driver());
+            driver.put("source", "--driver");
+            Json.put(doc, "driver", driver);
+        } else if (l.thisMachine()) {
             Json.put(doc, "driver", l.driver());
         }
         if (asked.gpu() != null) {
