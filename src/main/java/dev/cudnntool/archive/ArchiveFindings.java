@@ -2,6 +2,7 @@ package dev.cudnntool.archive;
 
 import dev.cudnntool.Text;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.name.ArchiveName;
@@ -139,7 +140,7 @@ final class ArchiveFindings {
             findings.add(Finding.error(FindingId.ARCHIVE_INCOMPLETE,
                     "archive " + name.fileName() + " lacks " + missing.size() + " file(s) of cuDNN " + major + ": "
                             + String.join(", ", missing),
-                    "download the complete archive " + name.canonicalName() + " from NVIDIA again"));
+                    "download the complete archive " + name.canonicalName() + " again " + Catalogue.downloadFrom(name.canonicalName())));
         }
     }
 
@@ -159,7 +160,8 @@ final class ArchiveFindings {
                     "sha256 of " + name.fileName() + " is " + sha256 + " (" + fileSize + " bytes) but "
                             + expected.source() + " expects " + expected.sha256()
                             + (expected.size() == null ? "" : " (" + expected.size() + " bytes)"),
-                    "the download is damaged or not NVIDIA's: download it again"));
+                    "the download is damaged or not NVIDIA's: download " + name.canonicalName() + " again "
+                            + Catalogue.downloadFrom(name.canonicalName())));
         } else {
             findings.add(Finding.info(FindingId.ARCHIVE_CHECKSUM_OK, "sha256 " + sha256 + " matches " + expected.source()));
         }

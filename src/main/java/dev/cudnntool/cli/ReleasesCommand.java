@@ -1,6 +1,8 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.host.GpuCapability;
 import dev.cudnntool.host.ReleaseFilter;
+import dev.cudnntool.host.ReleaseFit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -8,13 +10,16 @@ import picocli.CommandLine.Option;
 
 @Command(name = "releases", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Lists the cuDNN archives NVIDIA published for this platform, newest first.",
+                "Each comes with the URL to download it from (older archives are behind NVIDIA's login).",
                 "The list is the built-in catalogue; it marks the archives that fit the CUDA toolkit found",
-                "and this machine's driver."},
+                "and this machine's driver, or the machine you describe with --cuda, --driver and --gpu."},
         footerHeading = "%nExamples:%n",
         footer = {"  Which archive to download for this machine:",
                 "    cudnn releases",
                 "  The archives for Windows and CUDA 12.4, from any machine:",
-                "    cudnn releases --os windows --cuda 12.4"})
+                "    cudnn releases --os windows --cuda 12.4",
+                "  Which archive fits a Linux machine with driver 535 and an RTX 2080:",
+                "    cudnn releases --os linux --arch x86_64 --driver 535.104.05 --gpu \"RTX 2080\""})
 public class ReleasesCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -24,8 +29,17 @@ public class ReleasesCommand implements Callable<Integer> {
     @Option(names = "--arch", paramLabel = "ARCH", description = "x86_64, sbsa, aarch64 (Jetson), ppc64le or arm64 (default: this machine's).")
     String arch;
 
-    @Option(names = "--cuda", paramLabel = "VERSION", description = "Only archives for this CUDA version: 12 or 12.4.")
+    @Option(names = "--cuda", paramLabel = "VERSION",
+            description = "Only archives for this CUDA version: 12 or 12.4; it decides the toolkit fit instead of the toolkit found.")
     String cuda;
+
+    @Option(names = "--driver", paramLabel = "VERSION",
+            description = "Decide the driver fit for this driver (535.104.05, 536.25) instead of this machine's nvidia-smi.")
+    String driver;
+
+    @Option(names = "--gpu", paramLabel = "GPU",
+            description = "The GPU: a compute capability (6.1, sm_61) or a common name (\"RTX 2080\", A100, H100).")
+    String gpu;
 
     @Option(names = "--cuda-path", paramLabel = "DIR", description = "The CUDA toolkit to match (default: found as install finds it).")
     String cudaPath;
@@ -40,6 +54,8 @@ public class ReleasesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), os, arch, cuda);
-        return ReleasesView.show(ctx, output, ctx.services().releases(filter, cudaPath));
+        ReleaseFit.Asked asked = new ReleaseFit.Asked(driver == null ? null : ReleaseFilter.driverVersion(driver),
+                gpu == null ? null : GpuCapability.parse(gpu));
+        return ReleasesView.show(ctx, output, ctx.services().releases(filter, cudaPath, asked));
     }
 }

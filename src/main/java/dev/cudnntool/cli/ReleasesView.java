@@ -2,7 +2,11 @@ package dev.cudnntool.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.GpuCapability;
+import dev.cudnntool.host.ReleaseFit;
+import dev.cudnntool.host.ReleaseFit.Asked;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit.Listing;
 import dev.cudnntool.host.ReleaseFit.Row;
@@ -38,31 +42,72 @@ final class ReleasesView {
         if (f.cuda() != null) {
             filter.put("cuda", f.cuda());
         }
+        Asked asked = l.asked();
+        if (asked.driver() != null) {
+            filter.put("driver", asked.driver());
+        }
+        if (asked.gpu() != null) {
+            filter.put("gpu", asked.gpu().asked());
+        }
         Json.put(doc, "filter", filter);
+        doc.put("thisMachine", l.thisMachine());
         if (l.toolkit() != null) {
             Json.put(doc, "toolkit", l.toolkit());
         }
-        if (l.thisMachine()) {
+        if (asked.driver() != null) {
+            Map<String, Object> driver = new LinkedHashMap<>(); // ordered: the golden file pins the shape
+            driver.put("driverVersion", asked.driver());
+            driver.put("source", "--driver");
+            Json.put(doc, "driver", driver);
+        } else if (l.thisMachine()) {
             Json.put(doc, "driver", l.driver());
+        }
+        if (asked.gpu() != null) {
+            Map<String, Object> gpu = new LinkedHashMap<>();
+            gpu.put("asked", asked.gpu().asked());
+            gpu.put("name", asked.gpu().name());
+            gpu.put("computeCapability", asked.gpu().computeCapability());
+            gpu.put("checked", false);
+            gpu.put("note", ReleaseFit.GPU_NOT_CHECKED);
+            Json.put(doc, "gpu", gpu);
         }
         Json.put(doc, "archives", l.rows());
         return doc;
     }
 
-    private static void text(PrintWriter out, boolean verbose, Listing l) {
+    /** " (toolkit …; driver …; GPU …)": what the rows are marked against, or "" when nothing is known. */
+    private static String against(Listing l) {
+        List<String> parts = new ArrayList<>();
         Toolkit toolkit = l.toolkit();
         DriverInfo driver = l.driver();
-        String against = !l.thisMachine() ? "" : " (toolkit " + (toolkit == null ? "none found"
-                : (toolkit.version() == null ? "of unknown version" : toolkit.version()) + " at " + toolkit.root())
-                + "; driver " + (driver.present() ? driver.driverVersion() : "none found") + ")";
+        if (l.thisMachine() && l.filter().cuda() == null) {
+            parts.add("toolkit " + (toolkit == null ? "none found"
+                    : (toolkit.version() == null ? "of unknown version" : toolkit.version()) + " at " + toolkit.root()));
+        }
+        if (l.asked().driver() != null) {
+            parts.add("driver " + l.asked().driver() + " as asked");
+        } else if (l.thisMachine()) {
+            parts.add("driver " + (driver.present() ? driver.driverVersion() : "none found"));
+        }
+        GpuCapability gpu = l.asked().gpu();
+        if (gpu != null) {
+            parts.add("GPU " + (gpu.name() == null ? gpu.computeCapability() : gpu.name() + " (" + gpu.computeCapability() + ")")
+                    + ": " + ReleaseFit.GPU_NOT_CHECKED);
+        }
+        return parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")";
+    }
+
+    private static void text(PrintWriter out, boolean verbose, Listing l) {
+        Toolkit toolkit = l.toolkit();
         out.println("cuDNN archives for " + l.filter().os() + "/" + String.join(",", new TreeSet<>(l.filter().arches()))
-                + (l.filter().cuda() == null ? "" : ", CUDA " + l.filter().cuda()) + ", newest first" + against + ":");
+                + (l.filter().cuda() == null ? "" : ", CUDA " + l.filter().cuda()) + ", newest first" + against(l) + ":");
         List<Row> rows = l.rows();
         if (rows.isEmpty()) {
             out.println("  none in the catalogue");
             return;
         }
         int shown = 0;
+        boolean behindLogin = false;
         for (Row r : rows) {
             if (!verbose && shown == 25) {
                 out.println("  … " + (rows.size() - shown) + " older (--verbose lists all, --json gives every field)");
@@ -70,7 +115,7 @@ final class ReleasesView {
             }
             List<String> marks = new ArrayList<>();
             if (r.recommended()) {
-                marks.add(l.thisMachine() ? "newest that fits this machine" : "newest");
+                marks.add(l.recommendation());
             }
             if (Boolean.FALSE.equals(r.toolkitFits())) {
                 marks.add("not for toolkit " + toolkit.version());
@@ -84,7 +129,15 @@ final class ReleasesView {
             String size = r.size() == null ? "" : String.format(Locale.ROOT, "%,d MB", r.size() / 1_000_000);
             out.println(String.format(Locale.ROOT, "  %s %-56s %-11s CUDA %-5s %9s  %s", r.recommended() ? "*" : " ",
                     r.fileName(), r.version(), r.cudaVariant(), size, String.join("; ", marks)).stripTrailing());
+            if (r.url() != null) {
+                out.println("      " + r.url());
+            }
+            behindLogin |= r.url() == null;
             shown++;
+        }
+        if (behindLogin) {
+            out.println("  Archives without a URL line: no NVIDIA redist manifest in the catalogue lists them; look on "
+                    + CatalogueEntry.LOGIN_PAGE + " (after signing in)");
         }
         out.flush();
     }

@@ -53,7 +53,7 @@ final class Services {
     }
 
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */
-    ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath) {
-        return ReleaseFit.list(ctx.host(), ctx.catalogue(), filter, cudaPath);
+    ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath, ReleaseFit.Asked asked) {
+        return ReleaseFit.list(ctx.host(), ctx.catalogue(), filter, cudaPath, asked);
     }
 }

@@ -14,6 +14,11 @@ public final class PlatformCheck {
     }
 
     public static List<Finding> check(Platform p, ArchiveName archive) {
+        return check(p, archive, ArchiveAdvice.bundled(DriverInfo.NONE));
+    }
+
+    /** As {@link #check(Platform, ArchiveName)}; a wrong-platform fix names an archive {@code advice} finds in the catalogue. */
+    public static List<Finding> check(Platform p, ArchiveName archive, ArchiveAdvice advice) {
         List<Finding> out = new ArrayList<>();
         if (p.jvmBits() == 32) {
             out.add(Finding.error(FindingId.JVM_32BIT, "this Java runtime is 32-bit; cuDNN is 64-bit only and cannot be loaded by it",
@@ -35,17 +40,23 @@ public final class PlatformCheck {
             String where = p.wsl() ? "inside WSL2, which runs Linux binaries" : "on Linux";
             out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is the Windows build; this machine runs "
                             + where + " and cannot load its DLLs",
-                    "download " + archive.linuxEquivalent(p.arch() == Arch.OTHER ? Arch.X86_64 : linuxArch(p.arch()))
-                            + " instead"));
+                    instead(advice, archive, OsFamily.LINUX, p.arch() == Arch.OTHER ? Arch.X86_64 : linuxArch(p.arch()))));
         } else if (archive.os() == OsFamily.LINUX && p.os() == OsFamily.WINDOWS) {
             out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is a Linux build; Windows cannot load it",
-                    "download " + archive.windowsEquivalent() + " instead (or install inside WSL2)"));
+                    instead(advice, archive, OsFamily.WINDOWS, Arch.X86_64) + " (or install inside WSL2)"));
         } else if (p.arch() != Arch.OTHER && !p.arch().runs(archive.arch())) {
             out.add(Finding.error(FindingId.PLATFORM_MISMATCH, archive.fileName() + " is built for " + archive.arch().label()
                             + " but this CPU is " + p.arch().label(),
-                    "download " + archive.linuxEquivalent(linuxArch(p.arch())) + " instead"));
+                    instead(advice, archive, OsFamily.LINUX, linuxArch(p.arch()))));
         }
         return out;
+    }
+
+    /** "download FILE from URL instead", FILE the archive's release for that platform when catalogued, else the newest there. */
+    private static String instead(ArchiveAdvice advice, ArchiveName archive, OsFamily os, Arch arch) {
+        String same = os == OsFamily.WINDOWS ? archive.windowsEquivalent() : archive.linuxEquivalent(arch);
+        ArchiveAdvice.Pick pick = advice.sameOrNewest(same, os, arch, archive.cudaVariant().major());
+        return pick.entry().isPresent() ? "download " + pick.text() + " instead" : pick.text();
     }
 
     /** The archive arch NVIDIA publishes for a CPU: arm64 servers get sbsa (Jetson's aarch64 builds are separate). */

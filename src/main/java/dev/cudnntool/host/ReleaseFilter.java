@@ -46,9 +46,24 @@ public record ReleaseFilter(String os, Set<String> arches, Integer cudaMajor, In
                 m.group(2) == null ? null : Integer.valueOf(m.group(2)), cuda.trim());
     }
 
-    /** Whether the filter's OS is the machine's own, so its toolkit and driver say something. */
+    /**
+     * Whether the filter's platform is the machine's own (its OS, and CPUs it runs), so its toolkit and
+     * driver say something; a foreign {@code --os} or {@code --arch} is another machine.
+     */
     public boolean thisMachine(Host host) {
-        return os.equals(hostOs(host));
+        return os.equals(hostOs(host)) && hostArches(host).containsAll(arches);
+    }
+
+    private static final Pattern DRIVER = Pattern.compile("\\d{2,4}(?:\\.\\d{1,3}){0,2}");
+
+    /** Reads {@code --driver} as nvidia-smi prints it (535.104.05, 536.25, 580); anything else is exit 2. */
+    public static String driverVersion(String driver) {
+        String d = driver.trim();
+        if (!DRIVER.matcher(d).matches()) {
+            throw new ToolException(ExitCode.USAGE, "--driver " + dev.cudnntool.Text.printable(d) + " is not a driver version",
+                    "write it as nvidia-smi prints it: --driver 535.104.05 (Linux) or --driver 536.25 (Windows)");
+        }
+        return d;
     }
 
     /** The OS family the filter's archives run on (for the driver minimums). */

@@ -107,6 +107,11 @@ public final class ToolkitLocator {
 
     /** Checks the chosen toolkit against the archive: the CUDA major must match. */
     public static List<Finding> checkAgainst(Toolkit t, ArchiveName archive) {
+        return checkAgainst(t, archive, ArchiveAdvice.bundled(DriverInfo.NONE));
+    }
+
+    /** As {@link #checkAgainst(Toolkit, ArchiveName)}; a mismatch names the archive {@code advice} picks for the toolkit's major. */
+    public static List<Finding> checkAgainst(Toolkit t, ArchiveName archive, ArchiveAdvice advice) {
         List<Finding> out = new ArrayList<>();
         if (t == null) {
             return out;
@@ -118,9 +123,8 @@ public final class ToolkitLocator {
             if (t.version().major() != want) {
                 out.add(Finding.error(FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, archive.fileName() + " is built for CUDA " + want
                                 + ".x but the " + where + " is CUDA " + t.version().major(),
-                        "download the _cuda" + t.version().major() + " build of cuDNN " + archive.version()
-                                + " (" + archive.canonicalName().replaceAll("_cuda[0-9.]+-", "_cuda" + t.version().major() + "-")
-                                + "), or pass --cuda-path to a CUDA " + want + ".x toolkit"));
+                        mismatchFix(advice.sameOrNewest(sameRelease(archive, t.version().major()), archive.os(), archive.arch(),
+                                t.version().major()), want)));
                 return out;
             }
             Optional<CudaVersion[]> range = supportedRange(archive.version(), want);
@@ -135,6 +139,16 @@ public final class ToolkitLocator {
         }
         out.add(Finding.info(FindingId.TOOLKIT_OK, where));
         return out;
+    }
+
+    /** The archive's release built for another CUDA major, in NVIDIA's spelling (it may not exist: the advice looks it up). */
+    private static String sameRelease(ArchiveName archive, int cudaMajor) {
+        return archive.canonicalName().replaceAll("_cuda[0-9.]+-", "_cuda" + cudaMajor + "-");
+    }
+
+    private static String mismatchFix(ArchiveAdvice.Pick pick, int archiveMajor) {
+        String other = "pass --cuda-path to a CUDA " + archiveMajor + ".x toolkit";
+        return pick.entry().isPresent() ? "download " + pick.text() + ", or " + other : pick.text() + "; " + other;
     }
 
     /** Supported toolkit ranges that the facts file confirms; no entry means no warning either way. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.host.ArchiveAdvice;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
@@ -40,10 +41,11 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
         List<Finding> findings = new ArrayList<>();
         Platform platform = Platform.detect(host);
-        List<Finding> platformFindings = PlatformCheck.check(platform, archive);
+        DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
+        ArchiveAdvice advice = ArchiveAdvice.bundled(driver.driver());
+        List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice);
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
-        DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
         findings.addAll(driver.findings());
         Toolkit toolkit = null;
         List<Toolkit> found = List.of();
@@ -53,7 +55,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         } else {
             ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, archive);
             findings.addAll(sel.findings());
-            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive));
+            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive, advice));
             toolkit = sel.chosen();
             found = sel.found();
             target = toolkit == null ? null : InstallTarget.toolkit(toolkit, archive.os());

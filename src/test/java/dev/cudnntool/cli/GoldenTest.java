@@ -190,5 +190,8 @@ class GoldenTest {
                 new FakeRunner()), c, 0, "releases");
         jsonAndText("releases-bad-cuda", host, c, 2, "releases", "--cuda", "twelve");
         jsonAndText("releases-bad-os", host, c, 2, "releases", "--os", "beos");
+        jsonAndText("releases-asked", host, ReleasesCommandTest.REDIST, 0, "releases", "--os", "linux", "--arch", "x86_64",
+                "--driver", "535.104.05", "--gpu", "RTX 2080");
+        jsonAndText("releases-bad-gpu", host, c, 2, "releases", "--gpu", "Voodoo 5");
     }
 }

@@ -10,6 +10,8 @@ import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
+import dev.cudnntool.testing.NvidiaSmiOutputs;
 import dev.cudnntool.testing.TestHosts;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +28,16 @@ class ReleasesCommandTest {
             CatalogueEntry.of("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz", "5".repeat(64), null),
             CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz", "6".repeat(64), null),
             CatalogueEntry.of("cudnn-linux-sbsa-8.3.2.44_cuda11.5-archive.tar.xz", "7".repeat(64), null)));
+
+    /** Linux x86_64 archives as NVIDIA's redist manifests list them, and a legacy one only behind the login. */
+    static final Catalogue REDIST = Catalogue.of(List.of(
+            CatalogueEntry.of("cudnn-linux-x86_64-9.13.0.50_cuda13-archive.tar.xz", "1".repeat(64), 641_302_680L).withRedist(true),
+            CatalogueEntry.of("cudnn-linux-x86_64-9.13.0.50_cuda12-archive.tar.xz", "2".repeat(64), 873_944_756L).withRedist(true),
+            CatalogueEntry.of("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz", "3".repeat(64), 861_488_496L).withRedist(true),
+            CatalogueEntry.of("cudnn-linux-sbsa-9.13.0.50_cuda12-archive.tar.xz", "4".repeat(64), null).withRedist(true),
+            CatalogueEntry.of("cudnn-10.2-linux-x64-v7.6.5.32.tgz", "5".repeat(64), null)));
+    static final String URL_9_13_CUDA12 = "https://developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-x86_64/"
+            + "cudnn-linux-x86_64-9.13.0.50_cuda12-archive.tar.xz";
 
     static List<String> names(JsonNode archives) {
         List<String> out = new ArrayList<>();
@@ -104,5 +116,80 @@ class ReleasesCommandTest {
             assertEquals("windows", e.get("os").asText());
             assertTrue(e.get("cudaVariant").asText().startsWith("12"), e.toString());
         }
+    }
+
+    @Test
+    void anExplicitCudaDecidesTheToolkitFitInsteadOfTheToolkitFound() throws Exception {
+        try (Machine m = Machine.linux().toolkit("13.0.20250801").driver(NvidiaSmiOutputs.R580).build()) {
+            Cli.Run r = Cli.on(m.host()).withCatalogue(REDIST).run("releases", "--os", "linux", "--cuda", "12.4", "--json");
+            assertEquals(0, r.exit(), r.err());
+            JsonNode a = r.json().get("archives");
+            assertEquals(List.of("cudnn-linux-x86_64-9.13.0.50_cuda12-archive.tar.xz", "cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz"),
+                    names(a));
+            for (JsonNode row : a) {
+                assertFalse(row.has("toolkitFits") && !row.get("toolkitFits").asBoolean(), "the 13.0 toolkit found says nothing: " + row);
+            }
+            assertTrue(a.get(0).get("recommended").asBoolean(), a.toString());
+            assertEquals(URL_9_13_CUDA12, a.get(0).get("url").asText());
+            assertFalse(r.json().has("toolkit"), "the toolkit found is not what was asked");
+            Cli.Run human = Cli.on(m.host()).withCatalogue(REDIST).run("releases", "--os", "linux", "--cuda", "12.4");
+            assertFalse(human.out().contains("not for toolkit"), human.out());
+            assertTrue(human.out().contains("* cudnn-linux-x86_64-9.13.0.50_cuda12-archive.tar.xz"), human.out());
+            assertTrue(human.out().contains("newest that fits what you asked"), human.out());
+            assertTrue(human.out().contains("\n      " + URL_9_13_CUDA12 + "\n"), "the URL on a line of its own: " + human.out());
+        }
+    }
+
+    @Test
+    void driverDecidesTheDriverFitInsteadOfNvidiaSmi() throws Exception {
+        Host host = CliTest.windowsMachine(); // toolkit 12.2, driver 536.25
+        Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--driver", "580.88", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("580.88", r.json().get("driver").get("driverVersion").asText());
+        assertEquals("580.88", r.json().get("filter").get("driver").asText());
+        JsonNode cuda13 = r.json().get("archives").get(0);
+        assertEquals("cudnn-windows-x86_64-9.12.0.46_cuda13-archive.zip", cuda13.get("fileName").asText());
+        assertTrue(cuda13.get("driverOk").asBoolean(), "580.88 meets 580, whatever this machine's 536.25 says");
+
+        Cli.Run linux = Cli.on(host).withCatalogue(REDIST).run("releases", "--os", "linux", "--driver", "535.104.05", "--json");
+        JsonNode a = linux.json().get("archives");
+        assertFalse(a.get(0).get("driverOk").asBoolean(), "CUDA 13 needs 580.65.06 on Linux");
+        assertTrue(a.get(1).get("driverOk").asBoolean() && a.get(1).get("recommended").asBoolean(), a.toString());
+        assertFalse(linux.json().get("thisMachine").asBoolean());
+
+        Cli.Run bad = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--driver", "latest");
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().startsWith("releases: error: --driver latest is not a driver version; fix: "), bad.err());
+    }
+
+    @Test
+    void aForeignArchIsNeverStarredAsFittingThisMachine() throws Exception {
+        try (Machine m = Machine.linux().toolkit("12.4.20240301").driver(NvidiaSmiOutputs.R580).build()) {
+            Cli.Run sbsa = Cli.on(m.host()).withCatalogue(REDIST).run("releases", "--arch", "sbsa");
+            assertEquals(0, sbsa.exit(), sbsa.err());
+            assertTrue(sbsa.out().contains("* cudnn-linux-sbsa-9.13.0.50_cuda12-archive.tar.xz"), sbsa.out());
+            assertFalse(sbsa.out().contains("this machine"), sbsa.out());
+            assertFalse(sbsa.out().contains("driver 580"), "this machine's driver says nothing about an sbsa machine: " + sbsa.out());
+            Cli.Run json = Cli.on(m.host()).withCatalogue(REDIST).run("releases", "--arch", "sbsa", "--json");
+            assertFalse(json.json().get("thisMachine").asBoolean());
+            assertFalse(json.json().has("driver") || json.json().has("toolkit"), json.out());
+            Cli.Run own = Cli.on(m.host()).withCatalogue(REDIST).run("releases", "--arch", "x86_64");
+            assertTrue(own.out().contains("newest that fits this machine"), "its own arch, named, is still this machine: " + own.out());
+        }
+    }
+
+    @Test
+    void gpuIsRecordedAndSaidNotCheckedWithoutSupportMatrixData() throws Exception {
+        Host host = CliTest.windowsMachine();
+        Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "sm_61", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode gpu = r.json().get("gpu");
+        assertEquals("6.1", gpu.get("computeCapability").asText());
+        assertFalse(gpu.get("checked").asBoolean());
+        assertEquals("compute capability not checked (no support matrix data)", gpu.get("note").asText());
+        Cli.Run human = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "RTX 2080");
+        assertTrue(human.out().contains("GPU GeForce RTX 2080 (7.5): compute capability not checked (no support matrix data)"),
+                human.out());
+        assertEquals(2, Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "Voodoo 5").exit());
     }
 }

@@ -34,7 +34,10 @@ class PlatformCheckTest {
     void aWindowsZipInsideWsl2NamesTheLinuxArchive() {
         Finding f = mismatch(PlatformCheck.check(new Platform(OsFamily.LINUX, Arch.X86_64, 64, true), WIN));
         assertTrue(f.message().contains("WSL2"), f.message());
-        assertEquals("download cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz instead", f.fix());
+        assertEquals("download cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz from https://developer.download.nvidia.com/compute/"
+                + "cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz (the same release; the newest for"
+                + " CUDA 12 is cudnn-linux-x86_64-9.27.0.42_cuda12-archive.tar.xz from https://developer.download.nvidia.com/compute/"
+                + "cudnn/redist/cudnn/linux-x86_64/cudnn-linux-x86_64-9.27.0.42_cuda12-archive.tar.xz) instead", f.fix());
     }
 
     @Test

@@ -90,8 +90,7 @@ public final class Catalogue {
                 String[] p = e.version().split("\\.");
                 date = p.length >= 3 ? byLabel.get(p[0] + "." + p[1] + "." + p[2]) : null;
             }
-            out.add(new CatalogueEntry(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
-                    e.sha256(), e.size(), date, e.candidates()));
+            out.add(e.withReleaseDate(date));
         }
         return new Catalogue(out);
     }
@@ -161,6 +160,14 @@ public final class Catalogue {
             }
         }
         return 0;
+    }
+
+    /**
+     * Where to download an archive, for a fix text: "from" its URL on NVIDIA's redist server when the
+     * built-in catalogue has one, else from NVIDIA's archive page (behind a login). Loads the catalogue.
+     */
+    public static String downloadFrom(String canonicalName) {
+        return bundled().lookup(canonicalName).map(CatalogueEntry::from).orElse(CatalogueEntry.FROM_LOGIN_PAGE);
     }
 
     /** The entry for an archive file name in NVIDIA's spelling (case-insensitive). */

@@ -21,6 +21,10 @@ final class CatalogueReader {
     private static final JsonFactory JSON = new JsonFactory();
     private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
     private static final String RELEASE_DATE = "releaseDate";
+    /** An NVIDIA redist manifest among an entry's sources ("NixOS/nixpkgs:…/cudnn/redistrib_9.5.1.json"). */
+    private static final Pattern REDIST_SOURCE = Pattern.compile("(?:^|[/:])redistrib_\\d{1,6}(?:\\.\\d{1,6}){1,3}\\.json");
+    /** Set in an entry's scalars when one of its {@code sources} is a redist manifest. */
+    private static final String IN_REDIST = " inRedist";
     /** Marks a field that is present with JSON null (absent fields are simply not in the map). */
     private static final Object NULL = new Object();
 
@@ -126,6 +130,10 @@ final class CatalogueReader {
             JsonToken value = p.nextToken();
             if (withCandidates && field.equals("candidates")) {
                 candidates = value == JsonToken.START_ARRAY ? candidateList(p) : skipCandidates(p);
+            } else if (field.equals("sources") && value == JsonToken.START_ARRAY) {
+                if (redistSource(p)) {
+                    scalars.put(IN_REDIST, Boolean.TRUE);
+                }
             } else if (value.isScalarValue()) {
                 scalars.put(field, scalar(p));
             } else {
@@ -134,6 +142,19 @@ final class CatalogueReader {
             }
         }
         return new Fields(scalars, candidates);
+    }
+
+    /** Whether a {@code sources} array (the parser on its START_ARRAY) names a redist manifest; other values skipped. */
+    private static boolean redistSource(JsonParser p) throws IOException {
+        boolean found = false;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                found |= REDIST_SOURCE.matcher(p.getText()).find();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return found;
     }
 
     private static List<Map<String, Object>> skipCandidates(JsonParser p) throws IOException {
@@ -174,7 +195,7 @@ final class CatalogueReader {
     private static CatalogueEntry archive(Fields f) {
         String name = text(f, "fileName");
         Long size = size(f.scalars(), name);
-        return entry(f, sha(f.scalars(), name), size, List.of());
+        return entry(f, sha(f.scalars(), name), size, List.of(), f.scalars().containsKey(IN_REDIST));
     }
 
     private static CatalogueEntry conflict(Fields f) {
@@ -184,7 +205,9 @@ final class CatalogueReader {
         }
         List<String> shas = new ArrayList<>();
         Long size = null;
+        boolean inRedist = f.scalars().containsKey(IN_REDIST);
         for (Map<String, Object> cand : f.candidates()) {
+            inRedist |= cand.containsKey(IN_REDIST);
             shas.add(sha(cand, name));
             Long s = size(cand, name);
             size = size == null ? s : size;
@@ -192,14 +215,14 @@ final class CatalogueReader {
         if (shas.size() < 2) {
             throw new IllegalArgumentException("conflict " + name + " has fewer than two candidates");
         }
-        return entry(f, shas.get(0), size, shas);
+        return entry(f, shas.get(0), size, shas, inRedist);
     }
 
-    private static CatalogueEntry entry(Fields f, String sha, Long size, List<String> candidates) {
+    private static CatalogueEntry entry(Fields f, String sha, Long size, List<String> candidates, boolean inRedist) {
         Object date = f.scalars().get(RELEASE_DATE);
         return new CatalogueEntry(text(f, "fileName"), text(f, "version"), text(f, "os"), text(f, "arch"),
                 text(f, "cudaVariant"), text(f, "format"), sha, size,
-                date == null || date == NULL ? null : String.valueOf(date), candidates);
+                date == null || date == NULL ? null : String.valueOf(date), candidates, inRedist);
     }
 
     private static String text(Fields f, String field) {

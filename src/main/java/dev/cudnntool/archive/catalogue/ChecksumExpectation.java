@@ -67,7 +67,7 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
         throw new ToolException(ExitCode.ARCHIVE_REJECTED,
                 String.format(Locale.ROOT, "%s: the file is %,d bytes; NVIDIA's is %,d: %s",
                         name.fileName(), fileSize, size, what),
-                "download " + name.canonicalName() + " again from NVIDIA's cuDNN archive page");
+                "download " + name.canonicalName() + " again " + Catalogue.downloadFrom(name.canonicalName()));
     }
 
     /** The findings of a catalogue-derived expectation after the read; the user's are judged by the inspector. */
@@ -85,7 +85,8 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
                     "sha256 of " + name.fileName() + " is " + actual + " (" + fileSize + " bytes) but " + source
                             + " for " + name.canonicalName() + " is " + String.join(" or ", accepted)
                             + (size == null ? "" : " (" + size + " bytes)"),
-                    "the download is damaged or not NVIDIA's: download it again"));
+                    "the download is damaged or not NVIDIA's: download " + name.canonicalName() + " again "
+                            + Catalogue.downloadFrom(name.canonicalName())));
         } else if (accepted.size() > 1) {
             List<String> others = new ArrayList<>(accepted);
             others.remove(actual);

@@ -29,7 +29,7 @@ class CatalogueReaderTest {
         List<CatalogueEntry> expected = new ArrayList<>();
         JsonNode root = new ObjectMapper().readTree(json);
         for (JsonNode a : root.get("archives")) {
-            expected.add(fromTree(a, a.get("sha256").asText(), size(a), List.of()));
+            expected.add(fromTree(a, a.get("sha256").asText(), size(a), List.of()).withRedist(redist(List.of(a))));
         }
         for (JsonNode c : root.get("conflicts")) {
             List<String> shas = new ArrayList<>();
@@ -38,7 +38,7 @@ class CatalogueReaderTest {
                 shas.add(cand.get("sha256").asText());
                 size = size == null ? size(cand) : size;
             }
-            expected.add(fromTree(c, shas.get(0), size, shas));
+            expected.add(fromTree(c, shas.get(0), size, shas).withRedist(redist(c.get("candidates"))));
         }
         assertEquals(expected.size(), streamed.size());
         for (int i = 0; i < expected.size(); i++) {
@@ -52,6 +52,18 @@ class CatalogueReaderTest {
         return new CatalogueEntry(a.get("fileName").asText(), a.get("version").asText(), a.get("os").asText(),
                 a.get("arch").asText(), a.get("cudaVariant").asText(), a.get("format").asText(), sha, size,
                 a.hasNonNull("releaseDate") ? a.get("releaseDate").asText() : null, candidates);
+    }
+
+    /** Whether any of these nodes lists an NVIDIA redistrib_<version>.json among its sources. */
+    private static boolean redist(Iterable<JsonNode> nodes) {
+        for (JsonNode n : nodes) {
+            for (JsonNode src : n.path("sources")) {
+                if (src.asText().matches(".*/redistrib_[0-9.]+\\.json")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Long size(JsonNode n) {
