@@ -149,6 +149,68 @@ final class FileChecks {
         return name.replace("\\", "\\\\").replace("*", "\\*").replace("?", "\\?").replace("{", "\\{").replace("[", "\\[");
     }
 
+    /**
+     * {@code cudnn.no-soname-link}: a library present only under its full-version name
+     * (libcudnn.so.9.5.1) without the soname link (libcudnn.so.9) that programs and cuDNN's own
+     * dispatcher open; the loader cannot find it by name. The fix makes the exact link, or every
+     * link of the folder at once with {@code ldconfig -n}.
+     */
+    static List<Finding> noSonameLinks(Host host, InstalledCudnn c) {
+        if (host.windows()) {
+            return List.of();
+        }
+        List<Path> unlinked = new ArrayList<>();
+        List<String> links = new ArrayList<>();
+        for (Path lib : libraries(c)) {
+            String name = lib.getFileName().toString();
+            Optional<dev.cudnntool.archive.name.LibraryName> n = dev.cudnntool.archive.name.LibraryName.parse(name);
+            if (n.isEmpty() || n.get().version() == null) {
+                continue;
+            }
+            String soname = CudnnComponents.linuxSoname(n.get().base(), c.major());
+            if (!name.equals(soname)) {
+                unlinked.add(lib);
+                links.add(soname);
+            }
+        }
+        if (unlinked.isEmpty()) {
+            return List.of();
+        }
+        Path dir = c.runtimeDir();
+        String sudo = ownFolder(host, dir) ? "" : "sudo ";
+        String files = unlinked.size() == 1 ? unlinked.get(0).getFileName() + " but no " + links.get(0) + " link"
+                : unlinked.size() + " libraries only under their full-version names (" + String.join(", ",
+                unlinked.stream().map(p -> p.getFileName().toString()).toList().subList(0, Math.min(SHOWN, unlinked.size())))
+                + (unlinked.size() > SHOWN ? ", …" : "") + ") and no soname links (" + String.join(", ",
+                links.subList(0, Math.min(SHOWN, links.size()))) + (links.size() > SHOWN ? ", …" : "") + ")";
+        String fix = unlinked.size() == 1
+                ? sudo + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + " (or " + sudo + "ldconfig -n "
+                + dir + ", which makes every missing link from the files' sonames)"
+                : sudo + "ldconfig -n " + dir + " (makes every missing link from the files' sonames; or one by one: " + sudo
+                + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + ")";
+        return List.of(Finding.error(FindingId.CUDNN_NO_SONAME_LINK, dir + " has " + files
+                        + ": the loader opens cuDNN " + c.major() + " by its soname, so programs (and cuDNN's own dispatcher,"
+                        + " for its sub-libraries) cannot load it; a link deleted after ldconfig leaves exactly this",
+                fix));
+    }
+
+    /** A folder under the user's home (or the active Python/conda environment): no sudo needed. */
+    private static boolean ownFolder(Host host, Path dir) {
+        for (String var : List.of("HOME", "VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String v = host.env(var);
+            if (v != null && !v.isBlank() && !v.equals("/")) {
+                try {
+                    if (dir.toAbsolutePath().normalize().startsWith(host.path(v).toAbsolutePath().normalize())) {
+                        return true;
+                    }
+                } catch (RuntimeException ignored) {
+                    // a hostile value: not the user's own
+                }
+            }
+        }
+        return false;
+    }
+
     /** {@code cudnn.unreadable}: the current user cannot read a library, so no program run by them can load it. */
     static List<Finding> unreadable(Host host, InstalledCudnn c) {
         List<Finding> out = new ArrayList<>();

@@ -184,6 +184,10 @@ public final class VerifyService {
         }
         ProbeResult p = probing == null ? null : probing.join();
         List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
+        if (!host.windows() && !c.mainLibrary().getFileName().toString().equals(bareName)) {
+            // said better, with the right fix, by cudnn.no-soname-link
+            byName = byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
+        }
         for (Finding f : search.findings()) {
             // the probe's by-name failure says the same as the model's warning, with the loader's own words
             if (!(f.is(FindingId.SEARCH_PATH_MISSING) && byName.stream().anyMatch(b -> b.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)))) {
@@ -263,6 +267,7 @@ public final class VerifyService {
                             + (host.windows() ? "lib\\x64 or sub-libraries)" : "sub-libraries or their links)")));
         }
         findings.addAll(FileChecks.dangling(host, c, dangling));
+        findings.addAll(FileChecks.noSonameLinks(host, c));
         findings.addAll(FileChecks.unreadable(host, c));
         findings.addAll(TwoMajors.findings(host, c));
         if (c.headerFile() != null) {

@@ -1,0 +1,103 @@
+package dev.cudnntool.real;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.Arch;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.RealCudnn;
+import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 19 (diagnosis, round three) with real NVIDIA cuDNN 9.5.1: layouts people really have,
+ * built in a temp folder from the real libraries and diagnosed end to end through the command line.
+ */
+@Tag("real-cudnn")
+class RealLayoutDiagnosisTest {
+
+    @TempDir
+    Path tmp;
+
+    static Host host(Map<String, String> extraEnv) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        env.putAll(extraEnv);
+        return new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(extraEnv));
+    }
+
+    static JsonNode verify(Host host, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("verify", "--json"));
+        all.addAll(List.of(args));
+        return Cli.run(host, all.toArray(String[]::new)).json();
+    }
+
+    static List<JsonNode> findings(JsonNode doc, String id) {
+        List<JsonNode> out = new ArrayList<>();
+        doc.get("findings").forEach(f -> {
+            if (f.get("id").asText().equals(id)) {
+                out.add(f);
+            }
+        });
+        return out;
+    }
+
+    static JsonNode finding(JsonNode doc, String id) {
+        List<JsonNode> f = findings(doc, id);
+        if (f.isEmpty()) {
+            throw new AssertionError("no finding " + id + " in " + doc.get("findings"));
+        }
+        return f.get(0);
+    }
+
+    private Path toolkit() throws Exception {
+        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
+        Files.createDirectories(tk.resolve("lib64"));
+        RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
+        return tk;
+    }
+
+    /** A1: only the full-version files, every soname link gone: a copy, with ldconfig -n as the fix. */
+    @Test
+    void realFullVersionFilesWithoutSonameLinksAreNoSonameLink() throws Exception {
+        Path tk = toolkit();
+        Path lib = tk.resolve("lib64");
+        for (String base : CudnnComponents.libraries(9)) {
+            Files.delete(lib.resolve(CudnnComponents.linuxSoname(base, 9)));
+            Files.delete(lib.resolve("lib" + base + ".so"));
+        }
+        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = finding(doc, "cudnn.no-soname-link");
+        assertEquals("error", f.get("severity").asText());
+        assertTrue(f.get("message").asText().contains("libcudnn.so.9.5.1"), f.toString());
+        assertTrue(f.get("fix").asText().contains("ldconfig -n " + lib), f.toString());
+        assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
+
+    /** A1: the soname link deleted after ldconfig: the exact ln -s. */
+    @Test
+    void realSonameLinkDeletedIsTheExactLn() throws Exception {
+        Path tk = toolkit();
+        Path lib = tk.resolve("lib64");
+        Files.delete(lib.resolve("libcudnn.so.9"));
+        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = finding(doc, "cudnn.no-soname-link");
+        assertTrue(f.get("fix").asText().contains("ln -s libcudnn.so.9.5.1 " + lib.resolve("libcudnn.so.9")), f.toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
+}

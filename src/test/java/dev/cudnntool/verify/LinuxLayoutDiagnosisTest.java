@@ -1,0 +1,120 @@
+package dev.cudnntool.verify;
+
+import static dev.cudnntool.verify.LinuxDiagnosisTest.all;
+import static dev.cudnntool.verify.LinuxDiagnosisTest.find;
+import static dev.cudnntool.verify.LinuxDiagnosisTest.none;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.ElfImages;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 19 (diagnosis, round three) on jimfs: how people really have the files laid out. Each test
+ * failed on the code before its change (verify said "no cuDNN is installed; nothing is broken").
+ */
+class LinuxLayoutDiagnosisTest {
+    static final String TK = "/usr/local/cuda-12.6";
+    static final String LIB = TK + "/targets/x86_64-linux/lib";
+
+    final FileSystem fs = TestHosts.unixFs();
+    final FakeRunner runner = new FakeRunner();
+
+    Host host(Map<String, String> env) {
+        Map<String, String> e = new HashMap<>(Map.of("PATH", "/usr/bin"));
+        e.putAll(env);
+        return TestHosts.linux(fs, e, runner);
+    }
+
+    VerifyReport verify(Host host) {
+        return new VerifyService(host, null).verify(null, null, null);
+    }
+
+    /** cuDNN 9.5.1 as an archive lays it out (real file, soname link, dev link), then {@code drop} links removed. */
+    Path install(Path lib, boolean sonameLinks) throws Exception {
+        Files.createDirectories(lib);
+        for (String base : CudnnComponents.libraries(9)) {
+            String soname = CudnnComponents.linuxSoname(base, 9);
+            String real = soname + ".5.1";
+            Files.write(lib.resolve(real), ElfImages.so(soname, List.of("libc.so.6"), "$ORIGIN",
+                    List.of(base.equals("cudnn") ? "cudnnGetVersion" : "internal_" + base)));
+            if (sonameLinks) {
+                Files.createSymbolicLink(lib.resolve(soname), fs.getPath(real));
+            }
+        }
+        Path inc = fs.getPath(TK, "include");
+        Files.createDirectories(inc);
+        for (String h : CudnnComponents.headers(9)) {
+            Files.writeString(inc.resolve(h), h.equals("cudnn_version.h") ? ArchiveFixture.versionHeader(CudnnVersion.parse("9.5.1"))
+                    : "/* " + h + " */\n");
+        }
+        return lib;
+    }
+
+    /** A1: only libcudnn*.so.9.5.1, no libcudnn*.so.9 links: found, and the missing links are the error, with ldconfig -n. */
+    @Test
+    void fullVersionFilesWithoutSonameLinksAreACopyWithNoSonameLinkError() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        Path lib = install(fs.getPath(LIB), false);
+        VerifyReport r = verify(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)));
+        assertNotNull(r.cudnn(), "cuDNN was not seen: " + r.findings());
+        assertFalse(r.ok());
+        assertEquals(lib.resolve("libcudnn.so.9.5.1"), r.cudnn().mainLibrary());
+        Finding f = find(r, "cudnn.no-soname-link");
+        assertEquals(dev.cudnntool.Severity.ERROR, f.severity());
+        assertTrue(f.message().contains(LIB) && f.message().contains("libcudnn.so.9.5.1") && f.message().contains("libcudnn_graph.so.9"),
+                f.message());
+        assertTrue(f.fix().startsWith("sudo ldconfig -n " + LIB), f.fix());
+        none(r, "cudnn.incomplete");
+        none(r, "cudnn.missing");
+        assertEquals(1, all(r, "cudnn.no-soname-link").size());
+    }
+
+    /** A1: the one link deleted after ldconfig: the exact ln -s that puts it back. */
+    @Test
+    void theMainSonameLinkDeletedAfterLdconfigIsTheExactLnCommand() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        Path lib = install(fs.getPath(LIB), true);
+        Files.delete(lib.resolve("libcudnn.so.9"));
+        VerifyReport r = verify(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)));
+        Finding f = find(r, "cudnn.no-soname-link");
+        assertTrue(f.fix().startsWith("sudo ln -s libcudnn.so.9.5.1 " + LIB + "/libcudnn.so.9"), f.fix());
+        assertTrue(f.message().contains("libcudnn.so.9.5.1 but no libcudnn.so.9 link"), f.message());
+        assertFalse(r.ok());
+    }
+
+    /** A healthy layout raises no cudnn.no-soname-link. */
+    @Test
+    void aCompleteLayoutHasNoSonameFinding() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        install(fs.getPath(LIB), true);
+        VerifyReport r = verify(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)));
+        assertNotNull(r.cudnn());
+        none(r, "cudnn.no-soname-link");
+        assertTrue(r.ok(), r.findings().toString());
+    }
+
+    /** A1 in the user's own folder: no sudo in the fix. */
+    @Test
+    void aCopyUnderHomeIsFixedWithoutSudo() throws Exception {
+        install(fs.getPath("/home/ann/cudnn/lib"), false);
+        VerifyReport r = new VerifyService(host(Map.of("HOME", "/home/ann")), null).verify(null, fs.getPath("/home/ann/cudnn"), null);
+        Finding f = find(r, "cudnn.no-soname-link");
+        assertTrue(f.fix().startsWith("ldconfig -n /home/ann/cudnn/lib"), f.fix());
+    }
+}
