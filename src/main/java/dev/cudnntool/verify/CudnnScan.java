@@ -133,6 +133,34 @@ public final class CudnnScan {
         return Optional.ofNullable(newest);
     }
 
+    /**
+     * The folder on the way to {@code dir} (itself included) that the current user may not list
+     * (a 0700 folder of another user): whatever cuDNN is there can be neither seen nor loaded.
+     */
+    public static Optional<Path> deniedFolder(Path dir) {
+        if (dir == null) {
+            return Optional.empty();
+        }
+        Path abs = dir.toAbsolutePath().normalize();
+        Path at = abs.getRoot();
+        for (int i = 0; i <= abs.getNameCount(); i++) {
+            if (i > 0) {
+                at = at == null ? abs.getName(0) : at.resolve(abs.getName(i - 1).toString());
+            }
+            if (at == null) {
+                continue;
+            }
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(at)) {
+                ds.iterator().hasNext();
+            } catch (java.nio.file.AccessDeniedException e) {
+                return Optional.of(at);
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty(); // not there, or not a folder: nothing hidden
+            }
+        }
+        return Optional.empty();
+    }
+
     private static List<Path> list(Path dir) {
         List<Path> out = new ArrayList<>();
         if (dir == null || !Files.isDirectory(dir)) {

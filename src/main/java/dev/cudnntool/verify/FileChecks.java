@@ -222,6 +222,22 @@ final class FileChecks {
         return out;
     }
 
+    /** {@code cudnn.unreadable} for a library folder the current user may not list or enter. */
+    static Finding unreadableFolder(Host host, Path folder, Path libraryDir) {
+        String user = user(host);
+        return Finding.error(FindingId.CUDNN_UNREADABLE, folder + " cannot be opened by the user " + user
+                        + " (permission denied), so whatever cuDNN " + (folder.equals(libraryDir) ? "it holds" : libraryDir + " holds")
+                        + " can be neither seen nor loaded by programs run by " + user + "; it is not \"nothing installed\"",
+                host.windows() ? "give Users read and execute permission on " + folder
+                        + " (Properties > Security > Edit > Users > Read & execute; or icacls \"" + folder + "\" /grant Users:(OI)(CI)RX)"
+                        : "sudo chmod a+rx " + folder + " (or run as the user who owns it)");
+    }
+
+    private static String user(Host host) {
+        String user = host.env(host.windows() ? "USERNAME" : "USER");
+        return user != null ? user : System.getProperty("user.name", "this user");
+    }
+
     static Finding unreadableFinding(Host host, String path) {
         String file = path;
         try {

@@ -167,6 +167,13 @@ public final class VerifyService {
         }
         unfinished(target, findings);
         if (scanned.isEmpty()) {
+            for (Path dir : runtimeDirs) {
+                Optional<Path> denied = CudnnScan.deniedFolder(dir);
+                if (denied.isPresent()) {
+                    findings.add(FileChecks.unreadableFolder(host, denied.get(), dir));
+                    return report(platform, driver, toolkit, found, target, null, null, findings);
+                }
+            }
             findings.add(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
                     "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
                     "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));

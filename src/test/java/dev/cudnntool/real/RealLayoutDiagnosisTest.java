@@ -100,4 +100,27 @@ class RealLayoutDiagnosisTest {
         assertTrue(f.get("fix").asText().contains("ln -s libcudnn.so.9.5.1 " + lib.resolve("libcudnn.so.9")), f.toString());
         assertEquals(1, doc.get("exitCode").asInt());
     }
+
+    /**
+     * A2: the real library folder closed (0700 of another user is, for an ordinary user, a folder
+     * it cannot list: chmod 000 here). Root is never denied, so this runs for ordinary users only;
+     * LinuxLayoutDiagnosisTest covers it everywhere with an injected denial.
+     */
+    @Test
+    void aRealLibraryFolderTheUserCannotEnterIsUnreadable() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse("root".equals(System.getProperty("user.name")), "root is never denied");
+        Path tk = toolkit();
+        Path lib = tk.resolve("lib64");
+        Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+        try {
+            JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+            JsonNode f = finding(doc, "cudnn.unreadable");
+            assertTrue(f.get("message").asText().startsWith(lib + " cannot be opened"), f.toString());
+            assertTrue(f.get("fix").asText().startsWith("sudo chmod a+rx " + lib), f.toString());
+            assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+            assertEquals(1, doc.get("exitCode").asInt());
+        } finally {
+            Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
 }

@@ -13,6 +13,7 @@ import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.DeniedFolders;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -116,5 +117,44 @@ class LinuxLayoutDiagnosisTest {
         VerifyReport r = new VerifyService(host(Map.of("HOME", "/home/ann")), null).verify(null, fs.getPath("/home/ann/cudnn"), null);
         Finding f = find(r, "cudnn.no-soname-link");
         assertTrue(f.fix().startsWith("ldconfig -n /home/ann/cudnn/lib"), f.fix());
+    }
+
+    /** A2: the library folder is 0700 and another user's: cudnn.unreadable naming it, not "nothing installed". */
+    @Test
+    void aLibraryFolderTheUserCannotEnterIsUnreadableNotMissing() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        install(fs.getPath(LIB), true);
+        FileSystem denied = DeniedFolders.wrap(fs, LIB);
+        Host host = TestHosts.linux(denied, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK, "USER", "ann"), runner);
+        VerifyReport r = new VerifyService(host, null).verify(null, null, null);
+        Finding f = find(r, "cudnn.unreadable");
+        assertEquals(dev.cudnntool.Severity.ERROR, f.severity());
+        assertTrue(f.message().startsWith(LIB + " cannot be opened by the user ann"), f.message());
+        assertEquals("sudo chmod a+rx " + LIB + " (or run as the user who owns it)", f.fix());
+        none(r, "cudnn.missing");
+        assertFalse(r.ok());
+    }
+
+    /** A2: a folder above the library folder closed (the toolkit's targets/): that folder is named. */
+    @Test
+    void aClosedFolderAboveTheLibraryFolderIsTheOneNamed() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        install(fs.getPath(LIB), true);
+        Host host = TestHosts.linux(DeniedFolders.wrap(fs, TK + "/targets"), Map.of("PATH", "/usr/bin", "USER", "ann"), runner);
+        VerifyReport r = new VerifyService(host, null).verify(host.path(TK), null, null);
+        Finding f = find(r, "cudnn.unreadable");
+        assertTrue(f.fix().startsWith("sudo chmod a+rx " + TK + "/targets "), f.fix());
+        assertFalse(r.ok());
+    }
+
+    /** A readable folder without cuDNN stays the plain "no cuDNN" answer. */
+    @Test
+    void anOpenEmptyFolderIsStillPlainlyMissing() throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        Host host = TestHosts.linux(DeniedFolders.wrap(fs, "/opt/other"), Map.of("PATH", "/usr/bin", "CUDA_PATH", TK), runner);
+        VerifyReport r = new VerifyService(host, null).verify(null, null, null);
+        find(r, "cudnn.missing");
+        none(r, "cudnn.unreadable");
+        assertTrue(r.ok(), r.findings().toString());
     }
 }
