@@ -61,6 +61,9 @@ final class FileChecks {
             if (!Files.isReadable(lib)) {
                 continue;
             }
+            if (host.arch() != dev.cudnntool.Arch.OTHER && foreignArch(host, lib).isPresent()) {
+                continue; // another CPU's file (a big-endian or 32-bit one too): cudnn.wrong-arch says so
+            }
             try {
                 Optional<String> why = host.windows() ? PeFile.damage(lib) : ElfFile.damage(lib);
                 if (why.isPresent()) {
@@ -75,6 +78,62 @@ final class FileChecks {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code cudnn.wrong-arch}: libraries built for another CPU than this machine's (sbsa/aarch64 or
+     * ppc64le files on x86_64, an ARM64 DLL on x64). The loader skips such a file as if it were
+     * not there ("No such file or directory"), so it is caught here, before the probe, naming the
+     * file, its architecture, the host's, and the archive built for the host. One finding per
+     * architecture found in the folder.
+     */
+    static List<Finding> wrongArch(Host host, InstalledCudnn c, Integer cudaMajor) {
+        if (host.arch() == dev.cudnntool.Arch.OTHER) {
+            return List.of(); // this machine's CPU is not one cuDNN is built for: nothing to compare with
+        }
+        Map<String, List<Path>> foreign = new LinkedHashMap<>();
+        for (Path lib : libraries(c)) {
+            if (!BoundedFiles.isRegularFile(lib) || !Files.isReadable(lib)) {
+                continue;
+            }
+            foreignArch(host, lib).ifPresent(arch -> foreign.computeIfAbsent(arch, a -> new ArrayList<>()).add(lib));
+        }
+        List<Finding> out = new ArrayList<>();
+        String hostArch = host.windows() ? (host.arch() == dev.cudnntool.Arch.X86_64 ? "x64" : "ARM64") : host.arch().label();
+        String release = c.fileVersions().get(c.mainLibrary().getFileName().toString());
+        if (release == null && c.headerVersion() != null) {
+            release = c.headerVersion().toString();
+        }
+        String archive = RightArchive.name(host, release, cudaMajor);
+        for (Map.Entry<String, List<Path>> e : foreign.entrySet()) {
+            List<Path> files = e.getValue();
+            String first = realName(files.get(0));
+            out.add(Finding.error(FindingId.CUDNN_WRONG_ARCH, first + (files.size() > 1 ? " and " + (files.size() - 1)
+                            + " other cuDNN librar" + (files.size() == 2 ? "y" : "ies") + " in " + c.runtimeDir() : "")
+                            + (files.size() > 1 ? " are" : " is") + " built for " + e.getKey() + ", but this machine is " + hostArch
+                            + ": the loader skips such files as if they were not there (\"No such file or directory\")",
+                    "replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
+                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")"));
+        }
+        return out;
+    }
+
+    /** The architecture a library is built for when it is not this machine's; empty when it fits or cannot be told. */
+    private static Optional<String> foreignArch(Host host, Path lib) {
+        if (host.windows()) {
+            try {
+                PeFile.Info info = PeFile.read(lib);
+                boolean hostArm = host.arch() != dev.cudnntool.Arch.X86_64;
+                if (info.machine() == PeFile.MACHINE_ARM64 && !hostArm || info.machine() == PeFile.MACHINE_X64 && hostArm) {
+                    return Optional.of(info.machineName());
+                }
+            } catch (IOException | RuntimeException e) {
+                // not a PE image: damaged() says so
+            }
+            return Optional.empty(); // 32-bit DLLs: cudnn.dll-arch
+        }
+        return ElfFile.machine(lib).filter(m -> !host.arch().runs(m.arch()) || m.arch() == dev.cudnntool.Arch.OTHER)
+                .map(ElfFile.Machine::name);
     }
 
     /** "link (-> real file)" for a link, else the file itself. */

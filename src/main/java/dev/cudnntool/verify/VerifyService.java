@@ -83,6 +83,7 @@ public final class VerifyService {
             return out;
         }
         out.addAll(FileChecks.damaged(host, c.get()));
+        out.addAll(FileChecks.wrongArch(host, c.get(), null));
         InstalledCudnn found = c.get();
         if (found.headerFile() == null) {
             // pip and conda copies keep headers elsewhere or none: missing headers are not this copy's fault
@@ -152,7 +153,13 @@ public final class VerifyService {
         }
         CompletableFuture<ProbeResult> probing = null;
         // A damaged image would kill the probe inside the loader: caught from its headers first.
-        List<Finding> damaged = scanned.isPresent() ? FileChecks.damaged(host, scanned.get()) : List.of();
+        // So would another CPU's build: the loader skips it as if it were absent (cudnn.wrong-arch).
+        List<Finding> damaged = new ArrayList<>();
+        if (scanned.isPresent()) {
+            damaged.addAll(FileChecks.damaged(host, scanned.get()));
+            damaged.addAll(FileChecks.wrongArch(host, scanned.get(), toolkit != null && toolkit.version() != null
+                    ? Integer.valueOf(toolkit.version().major()) : null));
+        }
         String bareName = scanned.isEmpty() ? null : host.windows() ? CudnnComponents.windowsDll("cudnn", scanned.get().major())
                 : CudnnComponents.linuxSoname("cudnn", scanned.get().major());
         if (scanned.isPresent() && probe != null && damaged.isEmpty()) {
@@ -314,7 +321,7 @@ public final class VerifyService {
         for (Path p : images) {
             try {
                 PeFile.Info info = PeFile.read(p);
-                if (!info.x64()) {
+                if (!info.x64() && !(info.machine() == PeFile.MACHINE_ARM64 && FileChecks.libraries(c).contains(p))) {
                     findings.add(Finding.error(FindingId.CUDNN_DLL_ARCH, p + " is a " + info.machineName()
                             + " image; cuDNN needs x64 DLLs throughout", "replace it with the x64 build"));
                 }

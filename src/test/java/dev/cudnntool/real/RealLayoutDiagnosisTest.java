@@ -123,4 +123,40 @@ class RealLayoutDiagnosisTest {
             Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         }
     }
+
+    /** A3: NVIDIA's real x86_64 build seen from a 64-bit ARM server: wrong-arch, the sbsa archive named, nothing loaded. */
+    @Test
+    void realX8664LibrariesOnAnArmMachineAreWrongArch() throws Exception {
+        Path tk = toolkit();
+        Path lib = tk.resolve("lib64");
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "LD_LIBRARY_PATH", lib.toString());
+        Host arm = new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.AARCH64, 64, new SystemProcessRunner(env));
+        JsonNode doc = verify(arm, "--cuda-path", tk.toString());
+        JsonNode f = finding(doc, "cudnn.wrong-arch");
+        assertTrue(f.get("message").asText().contains("libcudnn.so.9.5.1") && f.get("message").asText().contains("built for x86_64")
+                && f.get("message").asText().contains("this machine is aarch64"), f.toString());
+        assertTrue(f.get("fix").asText().contains("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz"), f.toString());
+        assertTrue(doc.get("probe") == null || doc.get("probe").isNull(), "nothing was loaded: " + doc.get("probe"));
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
+
+    /** A3: a real library whose e_machine says aarch64, on this x86_64 machine; the untouched real build raises nothing. */
+    @Test
+    void aRealLibraryOfAnotherCpuIsWrongArchAndTheRealBuildIsNot() throws Exception {
+        Path tk = toolkit();
+        Path lib = tk.resolve("lib64");
+        JsonNode healthy = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        assertTrue(findings(healthy, "cudnn.wrong-arch").isEmpty(), healthy.get("findings").toString());
+        Path main = lib.resolve("libcudnn.so.9.5.1");
+        byte[] bytes = Files.readAllBytes(main);
+        Files.delete(main); // a hard link to the shared original: change a copy, never the original
+        bytes[18] = (byte) 183; // EM_AARCH64
+        bytes[19] = 0;
+        Files.write(main, bytes);
+        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = finding(doc, "cudnn.wrong-arch");
+        assertTrue(f.get("message").asText().contains(main.toString()) && f.get("message").asText().contains("aarch64"), f.toString());
+        assertTrue(f.get("fix").asText().contains("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz"), f.toString());
+        assertTrue(findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
+    }
 }

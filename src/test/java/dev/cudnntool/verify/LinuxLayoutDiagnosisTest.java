@@ -157,4 +157,76 @@ class LinuxLayoutDiagnosisTest {
         none(r, "cudnn.unreadable");
         assertTrue(r.ok(), r.findings().toString());
     }
+
+    /** cuDNN 9.5.1 built for {@code machine} in the toolkit's library folder, soname links as usual. */
+    Path installFor(int machine) throws Exception {
+        TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
+        Path lib = install(fs.getPath(LIB), true);
+        for (String base : CudnnComponents.libraries(9)) {
+            Path real = lib.resolve(CudnnComponents.linuxSoname(base, 9) + ".5.1");
+            Files.write(real, ElfImages.forMachine(Files.readAllBytes(real), machine));
+        }
+        return lib;
+    }
+
+    /** A3: the sbsa (aarch64) build on an x86_64 machine: named before loading, with the x86_64 archive. */
+    @Test
+    void anArmBuildOnX8664IsWrongArchWithTheRightArchiveNamed() throws Exception {
+        installFor(ElfImages.AARCH64);
+        dev.cudnntool.probe.ProbeRunner probe = new dev.cudnntool.probe.ProbeRunner(runner, List.of("java"));
+        VerifyReport r = new VerifyService(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)), probe).verify(null, null, null);
+        Finding f = find(r, "cudnn.wrong-arch");
+        assertEquals(1, all(r, "cudnn.wrong-arch").size(), r.findings().toString());
+        assertTrue(f.message().startsWith(LIB + "/libcudnn.so.9 (-> " + LIB + "/libcudnn.so.9.5.1) and "), f.message());
+        assertTrue(f.message().contains("built for aarch64") && f.message().contains("this machine is x86_64"), f.message());
+        assertTrue(f.fix().contains("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz"), f.fix());
+        assertEquals(null, r.probe(), "nothing of another CPU is loaded");
+        none(r, "cudnn.damaged-file");
+        assertFalse(r.ok());
+    }
+
+    /** A3: a ppc64le build, the same. */
+    @Test
+    void aPpc64leBuildOnX8664IsWrongArch() throws Exception {
+        installFor(ElfImages.PPC64);
+        VerifyReport r = verify(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)));
+        assertTrue(find(r, "cudnn.wrong-arch").message().contains("built for ppc64le"), r.findings().toString());
+    }
+
+    /** A3: the x86_64 build on a 64-bit ARM server: the sbsa archive is the right one. */
+    @Test
+    void anX8664BuildOnArmNamesTheSbsaArchive() throws Exception {
+        installFor(ElfImages.X86_64);
+        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK), dev.cudnntool.OsFamily.LINUX, dev.cudnntool.Arch.AARCH64,
+                64, runner);
+        VerifyReport r = new VerifyService(arm, null).verify(null, null, null);
+        Finding f = find(r, "cudnn.wrong-arch");
+        assertTrue(f.message().contains("built for x86_64") && f.message().contains("this machine is aarch64"), f.message());
+        assertTrue(f.fix().contains("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz"), f.fix());
+    }
+
+    /** A3 on Windows: an ARM64 cudnn64_9.dll on x64 is wrong-arch with the x64 zip, not a generic dll-arch. */
+    @Test
+    void anArm64DllOnX64IsWrongArch() throws Exception {
+        FileSystem win = TestHosts.windowsFs();
+        String tk = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.6";
+        Path root = TestHosts.toolkit(win.getPath(tk), "12.6.0");
+        for (String base : CudnnComponents.libraries(9)) {
+            Files.write(root.resolve("bin").resolve(CudnnComponents.windowsDll(base, 9)),
+                    dev.cudnntool.testing.PeImages.dll(base.equals("cudnn") ? dev.cudnntool.testing.PeImages.ARM64
+                            : dev.cudnntool.testing.PeImages.X64, "9.5.1.17"));
+        }
+        for (String h : CudnnComponents.headers(9)) {
+            Files.writeString(root.resolve("include").resolve(h), h.equals("cudnn_version.h")
+                    ? ArchiveFixture.versionHeader(CudnnVersion.parse("9.5.1")) : "/* */");
+        }
+        Files.createDirectories(win.getPath("C:\\Windows\\System32"));
+        Host host = TestHosts.windows(win, Map.of("CUDA_PATH", tk, "PATH", tk + "\\bin", "SystemRoot", "C:\\Windows"), runner);
+        VerifyReport r = new VerifyService(host, null).verify(null, null, null);
+        Finding f = find(r, "cudnn.wrong-arch");
+        assertTrue(f.message().contains("cudnn64_9.dll") && f.message().contains("built for ARM64")
+                && f.message().contains("this machine is x64"), f.message());
+        assertTrue(f.fix().contains("cudnn-windows-x86_64-9.5.1.17_cuda12-archive.zip"), f.fix());
+        none(r, "cudnn.dll-arch");
+    }
 }
