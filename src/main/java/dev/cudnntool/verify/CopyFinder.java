@@ -104,8 +104,18 @@ public final class CopyFinder {
      */
     public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
         List<Finding> out = new ArrayList<>();
+        boolean inTarget = copies.stream().anyMatch(c -> c.origin() == CudnnCopy.Origin.TARGET);
+        if (!inTarget && !copies.isEmpty()) {
+            // the only cuDNN is elsewhere (conda, pip, another toolkit): say so, in the text and the JSON alike
+            List<String> each = copies.stream().map(c -> c.path() + " (" + c.origin().label() + (c.version() == null ? ""
+                    : ", cuDNN " + c.version()) + (c.winsByName() ? ", what a program loading " + bareName(host, c.major())
+                    + " by name gets" : "") + ")").toList();
+            out.add(Finding.info(FindingId.CUDNN_COPIES, "no cuDNN in the target, but " + copies.size() + " cuDNN "
+                    + (copies.size() == 1 ? "copy" : "copies") + " elsewhere on this machine: " + String.join("; ", each)
+                    + "; not checked here (verify --all checks " + (copies.size() == 1 ? "it" : "each") + ")"));
+        }
         for (CudnnCopy c : copies) {
-            if (c.winsByName() && copies.size() > 1) {
+            if (inTarget && c.winsByName() && copies.size() > 1) {
                 out.add(Finding.info(FindingId.CUDNN_COPIES, copies.size() + " cuDNN copies on this machine; a program loading "
                         + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
                         + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));

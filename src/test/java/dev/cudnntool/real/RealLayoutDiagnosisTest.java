@@ -159,4 +159,25 @@ class RealLayoutDiagnosisTest {
         assertTrue(f.get("fix").asText().contains("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz"), f.toString());
         assertTrue(findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
     }
+
+    /** A6: the only cuDNN is NVIDIA's real library in a conda env: text and JSON both name it; nothing says "none found". */
+    @Test
+    void aRealCondaCopyAloneIsSaidAlikeInTextAndJson() throws Exception {
+        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
+        Files.createDirectories(tk.resolve("lib64"));
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path env = home.resolve("miniconda3");
+        RealCudnn.layOut(9, env.resolve("lib"), env.resolve("include"));
+        Host host = host(Map.of("HOME", home.toString()));
+        JsonNode doc = verify(host, "--cuda-path", tk.toString());
+        String path = env.resolve("lib/libcudnn.so.9").toString();
+        assertEquals(1, doc.get("copies").size(), doc.get("copies").toString());
+        assertEquals(path, doc.get("copies").get(0).get("path").asText());
+        JsonNode said = finding(doc, "cudnn.copies");
+        assertTrue(said.get("message").asText().contains(path) && said.get("message").asText().contains("conda"), said.toString());
+        String text = Cli.run(host, "verify", "--cuda-path", tk.toString()).out();
+        assertTrue(text.contains("copy      " + path + " (conda, cuDNN 9.5.1"), text);
+        assertTrue(text.contains("cudnn.copies: " + said.get("message").asText()), text);
+        assertTrue(!text.contains("cuDNN     none found") && !text.contains("nothing is broken"), text);
+    }
 }

@@ -38,4 +38,48 @@ class VerifyCopiesCliTest {
         assertTrue(human.contains("copy      /opt/cudnn/lib/libcudnn.so.9 (path, cuDNN 9.2.1, what programs get by name)"), human);
         assertFalse(human.contains("null"), human);
     }
+
+    /** #19 A6: the only cuDNN is a conda copy: the text says what the JSON lists, never "none found … nothing is installed". */
+    @Test
+    void theOnlyCopyInCondaIsSaidAlikeInTextAndJson() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
+        CopyFinderTest.lib(fs.getPath("/home/me/miniconda3/lib"), "libcudnn.so.9.1.0", "libcudnn.so.9");
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me", "PATH", "/usr/bin"),
+                new dev.cudnntool.testing.FakeRunner());
+        sameInTextAndJson(host, "/home/me/miniconda3/lib/libcudnn.so.9", "conda");
+    }
+
+    /** #19 A6: no toolkit chosen, the only cuDNN in another toolkit (not the one CUDA_PATH names). */
+    @Test
+    void theOnlyCopyInAnotherToolkitIsSaidAlikeInTextAndJson() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
+        TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.0");
+        CopyFinderTest.lib(fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib"), "libcudnn.so.8.9.7", "libcudnn.so.8");
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "PATH", "/usr/bin"),
+                new dev.cudnntool.testing.FakeRunner());
+        sameInTextAndJson(host, "/usr/local/cuda-12.2/lib64/libcudnn.so.8", "toolkit");
+    }
+
+    private static void sameInTextAndJson(Host host, String path, String origin) throws Exception {
+        JsonNode doc = Cli.run(host, "verify", "--json").json();
+        assertEquals(1, doc.get("copies").size(), doc.get("copies").toString());
+        assertEquals(path, doc.get("copies").get(0).get("path").asText());
+        JsonNode said = null;
+        for (JsonNode f : doc.get("findings")) {
+            if (f.get("id").asText().equals("cudnn.copies")) {
+                said = f;
+            }
+        }
+        assertTrue(said != null && said.get("message").asText().contains(path) && said.get("message").asText().contains(origin),
+                doc.get("findings").toString());
+        String text = Cli.run(host, "verify").out();
+        assertTrue(text.contains("copy      " + path + " (" + origin), text);
+        assertTrue(text.contains("info  cudnn.copies: " + said.get("message").asText()), text);
+        assertTrue(text.contains("cuDNN     none in the target; 1 copy elsewhere (listed below)"), text);
+        assertFalse(text.contains("cuDNN     none found"), text);
+        assertFalse(text.contains("nothing is broken"), text);
+        assertTrue(text.contains("1 cuDNN copy elsewhere (listed above), not checked here: run verify --all"), text);
+    }
 }
