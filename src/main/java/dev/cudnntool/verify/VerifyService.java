@@ -148,6 +148,17 @@ public final class VerifyService {
                 importDir = target.root().resolve("lib").resolve("x64");
             } else {
                 runtimeDirs.add(target.linuxLibDir());
+                // cuDNN copied into targets/<cpu>-linux/lib while lib64 is a folder of its own is found there too
+                for (Path d : CopyFinder.targetLibDirs(host, target.root())) {
+                    if (runtimeDirs.stream().noneMatch(r -> sameFolder(host, r, d))) {
+                        runtimeDirs.add(d);
+                        Path inc = d.getParent().resolve("include");
+                        if (!Files.isDirectory(includeDir) || Files.isDirectory(inc) && !sameFolder(host, inc, includeDir)
+                                && !Files.exists(includeDir.resolve("cudnn_version.h")) && Files.exists(inc.resolve("cudnn_version.h"))) {
+                            includeDir = inc;
+                        }
+                    }
+                }
             }
             scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir, expect == null ? 0 : expect.major());
         }
@@ -242,6 +253,14 @@ public final class VerifyService {
         VerifyReport done = report(platform, driver, toolkit, found, target, c, p, findings);
         return new VerifyReport(done.platform(), done.driver(), done.toolkit(), done.toolkitsFound(), done.target(), done.cudnn(),
                 done.probe(), done.findings(), done.ok(), copies);
+    }
+
+    private static boolean sameFolder(Host host, Path a, Path b) {
+        try {
+            return host.samePath(a.toRealPath(), b.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return host.samePath(a, b);
+        }
     }
 
     private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, List<Toolkit> found,

@@ -180,4 +180,17 @@ class RealLayoutDiagnosisTest {
         assertTrue(text.contains("cudnn.copies: " + said.get("message").asText()), text);
         assertTrue(!text.contains("cuDNN     none found") && !text.contains("nothing is broken"), text);
     }
+
+    /** A7: lib64 a folder of its own, the real cuDNN in targets/x86_64-linux/lib: seen, loaded, healthy. */
+    @Test
+    void realCudnnInTargetsLibBesideASeparateLib64IsSeen() throws Exception {
+        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
+        Files.createDirectories(tk.resolve("lib64"));
+        Path lib = tk.resolve("targets/x86_64-linux/lib");
+        RealCudnn.layOut(9, lib, tk.resolve("include"));
+        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        assertEquals(lib.toString(), doc.get("cudnn").get("runtimeDir").asText(), doc.toString());
+        assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+        assertEquals("9.5.1", doc.get("probe").get("versionString").asText(), doc.get("probe").toString());
+    }
 }

@@ -229,4 +229,41 @@ class LinuxLayoutDiagnosisTest {
         assertTrue(f.fix().contains("cudnn-windows-x86_64-9.5.1.17_cuda12-archive.zip"), f.fix());
         none(r, "cudnn.dll-arch");
     }
+
+    /** A7: lib64 a folder of its own (not the link to targets/), cuDNN copied into targets/x86_64-linux/lib: seen. */
+    @Test
+    void cudnnInTargetsLibBesideASeparateLib64IsSeen() throws Exception {
+        TestHosts.toolkit(fs.getPath(TK), "12.6.0");
+        Files.createDirectories(fs.getPath(TK, "lib64"));
+        Files.write(fs.getPath(TK, "lib64", "libcudart.so.12"), ElfImages.so("libcudart.so.12", List.of(), null, List.of("cudaMalloc")));
+        install(fs.getPath(LIB), true);
+        VerifyReport r = verify(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)));
+        assertNotNull(r.cudnn(), r.findings().toString());
+        assertEquals(fs.getPath(LIB), r.cudnn().runtimeDir());
+        none(r, "cudnn.missing");
+        assertTrue(r.ok(), r.findings().toString());
+        assertEquals(1, r.copies().size(), r.copies().toString());
+        assertEquals(CudnnCopy.Origin.TARGET, r.copies().get(0).origin());
+    }
+
+    /** A7 on a 64-bit ARM server: targets/sbsa-linux/lib; and another CPU's targets folder (cross-compiling) is not the target. */
+    @Test
+    void cudnnInTargetsSbsaLibIsSeenOnArmOnly() throws Exception {
+        TestHosts.toolkit(fs.getPath(TK), "12.6.0");
+        Files.createDirectories(fs.getPath(TK, "lib64"));
+        String sbsa = TK + "/targets/sbsa-linux/lib";
+        install(fs.getPath(sbsa), true);
+        for (String base : CudnnComponents.libraries(9)) {
+            Path real = fs.getPath(sbsa, CudnnComponents.linuxSoname(base, 9) + ".5.1");
+            Files.write(real, ElfImages.forMachine(Files.readAllBytes(real), ElfImages.AARCH64));
+        }
+        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK, "LD_LIBRARY_PATH", sbsa), dev.cudnntool.OsFamily.LINUX,
+                dev.cudnntool.Arch.AARCH64, 64, runner);
+        VerifyReport r = new VerifyService(arm, null).verify(null, null, null);
+        assertNotNull(r.cudnn(), r.findings().toString());
+        assertEquals(fs.getPath(sbsa), r.cudnn().runtimeDir());
+        assertTrue(r.ok(), r.findings().toString());
+        VerifyReport x86 = verify(host(Map.of("CUDA_PATH", TK)));
+        assertEquals(null, x86.cudnn(), "an x86_64 machine does not run targets/sbsa-linux: " + x86.findings());
+    }
 }
