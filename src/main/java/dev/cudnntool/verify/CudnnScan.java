@@ -24,7 +24,7 @@ public final class CudnnScan {
     }
 
     /**
-     * @param runtimeDirs where runtime libraries may be (toolkit bin or lib64; a prefix's bin, bin/x64, lib, lib64)
+     * @param runtimeDirs where runtime libraries may be (toolkit bin, or lib64 and targets/<cpu>-linux/lib; a prefix's bin/x64 and bin on Windows, lib and lib64 on Linux)
      * @param includeDir  where the headers are
      * @param importDir   Windows import libraries (lib\x64), or null
      * @param wantMajor   the major to look at (from --expect), or 0 for the newest found

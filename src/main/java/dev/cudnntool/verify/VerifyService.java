@@ -138,7 +138,8 @@ public final class VerifyService {
             Path includeDir = target.root().resolve("include");
             Path importDir = null;
             if (target.kind() == InstallTarget.Kind.PREFIX) {
-                for (String d : List.of("bin/x64", "bin", "lib", "lib64")) {
+                // each OS's own folders only: a Linux prefix has no bin/x64 to name in messages
+                for (String d : host.windows() ? List.of("bin/x64", "bin") : List.of("lib", "lib64")) {
                     runtimeDirs.add(target.root().resolve(d));
                 }
                 importDir = Files.isDirectory(target.root().resolve("lib").resolve("x64"))
@@ -193,7 +194,7 @@ public final class VerifyService {
                 }
             }
             findings.add(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
-                    "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
+                    "no cuDNN runtime library in " + String.join(" or ", runtimeDirs.stream().map(Path::toString).toList()),
                     "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));
             return report(platform, driver, toolkit, found, target, null, null, findings);
         }

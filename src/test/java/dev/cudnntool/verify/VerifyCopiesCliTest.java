@@ -82,4 +82,25 @@ class VerifyCopiesCliTest {
         assertFalse(text.contains("nothing is broken"), text);
         assertTrue(text.contains("1 cuDNN copy elsewhere (listed above), not checked here: run verify --all"), text);
     }
+
+    /** #19 A12: --prefix on Linux names Linux folders only, never Windows' bin/x64 (text and JSON); Windows keeps bin\\x64. */
+    @Test
+    void aLinuxPrefixNamesItsOwnFoldersNotWindowsBinX64() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        java.nio.file.Files.createDirectories(fs.getPath("/opt/cudnn"));
+        Host host = TestHosts.linux(fs, java.util.Map.of("PATH", "/usr/bin"), new dev.cudnntool.testing.FakeRunner());
+        Cli.Run text = Cli.run(host, "verify", "--prefix", "/opt/cudnn", "--expect", "9.5.1");
+        assertFalse(text.out().contains("x64"), text.out());
+        assertTrue(text.out().contains("no cuDNN runtime library in /opt/cudnn/lib or /opt/cudnn/lib64"), text.out());
+        JsonNode doc = Cli.run(host, "verify", "--prefix", "/opt/cudnn", "--expect", "9.5.1", "--json").json();
+        assertFalse(doc.get("findings").toString().contains("x64"), doc.get("findings").toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+
+        java.nio.file.FileSystem win = TestHosts.windowsFs();
+        java.nio.file.Files.createDirectories(win.getPath("C:\\cudnn"));
+        Host windows = TestHosts.windows(win, java.util.Map.of("PATH", "C:\\Windows"), new dev.cudnntool.testing.FakeRunner());
+        String w = Cli.run(windows, "verify", "--prefix", "C:\\cudnn").out();
+        assertTrue(w.contains("no cuDNN runtime library in C:\\cudnn\\bin\\x64 or C:\\cudnn\\bin"), w);
+        assertFalse(w.contains("lib64"), w);
+    }
 }
