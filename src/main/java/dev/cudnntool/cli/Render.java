@@ -70,7 +70,12 @@ final class Render {
         copies(out, r, verbose); // issue 11: every copy on the machine (and with --all, its findings)
         String verdict;
         if (!r.ok()) {
-            verdict = "verify: " + r.findings().stream().filter(Finding::isError).count() + " problem(s) found (exit 1)";
+            // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
+            long own = r.findings().stream().filter(Finding::isError).count();
+            long inCopies = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET)
+                    .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
+            verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
+                    + " in other cuDNN copies, listed under them)") + " (exit 1)";
         } else if (r.cudnn() == null && elsewhere > 0) {
             verdict = "verify: no cuDNN in " + (r.target() == null ? "a CUDA toolkit" : r.target().root()) + ", but " + elsewhere
                     + " cuDNN cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed above), not checked here: run verify --all"

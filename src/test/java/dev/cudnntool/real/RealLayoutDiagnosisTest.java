@@ -193,4 +193,19 @@ class RealLayoutDiagnosisTest {
         assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
         assertEquals("9.5.1", doc.get("probe").get("versionString").asText(), doc.get("probe").toString());
     }
+
+    /** A14: a healthy real target and an incomplete real copy in a conda env: with --all the count and the exit code agree. */
+    @Test
+    void realCopyErrorsAreCountedInTheAllSummary() throws Exception {
+        Path tk = toolkit();
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path env = Files.createDirectories(home.resolve("miniconda3/lib"));
+        Files.copy(RealCudnn.linux(9).resolve("libcudnn.so.9"), env.resolve("libcudnn.so.9")); // the sub-libraries missing
+        Host host = host(Map.of("HOME", home.toString(), "LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
+        Cli.Run plain = Cli.run(host, "verify", "--no-probe", "--cuda-path", tk.toString());
+        org.junit.jupiter.api.Assumptions.assumeTrue(plain.exit() == 0, "the target is not healthy on this machine: " + plain.out());
+        Cli.Run all = Cli.run(host, "verify", "--no-probe", "--all", "--cuda-path", tk.toString());
+        assertEquals(1, all.exit(), all.out());
+        assertTrue(all.out().contains("verify: 1 problem(s) found (1 in other cuDNN copies, listed under them) (exit 1)"), all.out());
+    }
 }

@@ -103,4 +103,31 @@ class VerifyCopiesCliTest {
         assertTrue(w.contains("no cuDNN runtime library in C:\\cudnn\\bin\\x64 or C:\\cudnn\\bin"), w);
         assertFalse(w.contains("lib64"), w);
     }
+
+    /** #19 A14: with --all, a copy's errors are counted in the summary: the count and the exit code agree (was "0 problem(s) found (exit 1)"). */
+    @Test
+    void withAllTheSummaryCountsEachCopysErrors() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        CopyFinderTest.machine(fs);
+        // the target first on the loader path: healthy itself, every other copy incomplete
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me",
+                "LD_LIBRARY_PATH", CopyFinderTest.LIB), new dev.cudnntool.testing.FakeRunner());
+        Cli.Run plain = Cli.run(host, "verify", "--no-probe");
+        assertEquals(0, plain.exit(), plain.out());
+        assertTrue(plain.out().contains("verify: no problems found"), plain.out());
+        Cli.Run run = Cli.run(host, "verify", "--no-probe", "--all");
+        assertEquals(1, run.exit(), run.out());
+        long errors = 0;
+        boolean inTarget = false;
+        for (String l : run.out().lines().toList()) {
+            if (l.startsWith("copy ")) {
+                inTarget = l.contains("(target");
+            } else if (l.trim().startsWith("ERROR ") && !inTarget) {
+                errors++; // the target's own errors are listed twice (above and under its copy): counted once
+            }
+        }
+        assertEquals(3, errors, run.out());
+        assertTrue(run.out().contains("verify: 3 problem(s) found (3 in other cuDNN copies, listed under them) (exit 1)"), run.out());
+        assertEquals(1, Cli.run(host, "verify", "--no-probe", "--all", "--json").json().get("exitCode").asInt());
+    }
 }
