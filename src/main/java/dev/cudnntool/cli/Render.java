@@ -56,7 +56,9 @@ final class Render {
         if (r.target() != null && r.target().kind() == dev.cudnntool.install.state.InstallTarget.Kind.PREFIX) {
             out.println("prefix    " + r.target().root());
         }
-        out.println("cuDNN     " + (r.cudnn() == null ? "none found" : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
+        long elsewhere = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET).count();
+        out.println("cuDNN     " + (r.cudnn() == null ? (elsewhere == 0 ? "none found" : "none in " + (r.target() == null ? "a toolkit"
+                : "the target") + "; " + elsewhere + " cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed below)") : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
                 + (r.cudnn().headerVersion() == null ? "" : ", header " + r.cudnn().headerVersion())));
         if (r.probe() != null) {
             var pr = r.probe();
@@ -68,7 +70,16 @@ final class Render {
         copies(out, r, verbose); // issue 11: every copy on the machine (and with --all, its findings)
         String verdict;
         if (!r.ok()) {
-            verdict = "verify: " + r.findings().stream().filter(Finding::isError).count() + " problem(s) found (exit 1)";
+            // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
+            long own = r.findings().stream().filter(Finding::isError).count();
+            long inCopies = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET)
+                    .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
+            verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
+                    + " in other cuDNN copies, listed under them)") + " (exit 1)";
+        } else if (r.cudnn() == null && elsewhere > 0) {
+            verdict = "verify: no cuDNN in " + (r.target() == null ? "a CUDA toolkit" : r.target().root()) + ", but " + elsewhere
+                    + " cuDNN cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed above), not checked here: run verify --all"
+                    + " to check " + (elsewhere == 1 ? "it" : "them");
         } else if (r.target() == null) {
             verdict = "verify: no CUDA toolkit and no cuDNN on this machine; nothing is broken, nothing is installed";
         } else if (r.cudnn() == null) {
@@ -135,7 +146,8 @@ final class Render {
 
     static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
         boolean all = r.copies().stream().anyMatch(c -> !c.findings().isEmpty());
-        if (r.copies().size() < 2 && !all) {
+        boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET);
+        if (r.copies().size() < 2 && !all && !elsewhere) {
             return;
         }
         for (var c : r.copies()) {

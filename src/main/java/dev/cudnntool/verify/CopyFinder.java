@@ -54,6 +54,9 @@ public final class CopyFinder {
         for (Toolkit t : toolkits) {
             places.add(new Place(host.windows() ? t.root().resolve("bin") : t.root().resolve("lib64"), CudnnCopy.Origin.TOOLKIT,
                     t.root().resolve("include")));
+            for (Path d : targetLibDirs(host, t.root())) {
+                places.add(new Place(d, CudnnCopy.Origin.TOOLKIT, d.getParent().resolve("include")));
+            }
         }
         if (!host.windows()) {
             for (String d : List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")) {
@@ -104,8 +107,18 @@ public final class CopyFinder {
      */
     public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
         List<Finding> out = new ArrayList<>();
+        boolean inTarget = copies.stream().anyMatch(c -> c.origin() == CudnnCopy.Origin.TARGET);
+        if (!inTarget && !copies.isEmpty()) {
+            // the only cuDNN is elsewhere (conda, pip, another toolkit): say so, in the text and the JSON alike
+            List<String> each = copies.stream().map(c -> c.path() + " (" + c.origin().label() + (c.version() == null ? ""
+                    : ", cuDNN " + c.version()) + (c.winsByName() ? ", what a program loading " + bareName(host, c.major())
+                    + " by name gets" : "") + ")").toList();
+            out.add(Finding.info(FindingId.CUDNN_COPIES, "no cuDNN in the target, but " + copies.size() + " cuDNN "
+                    + (copies.size() == 1 ? "copy" : "copies") + " elsewhere on this machine: " + String.join("; ", each)
+                    + "; not checked here (verify --all checks " + (copies.size() == 1 ? "it" : "each") + ")"));
+        }
         for (CudnnCopy c : copies) {
-            if (c.winsByName() && copies.size() > 1) {
+            if (inTarget && c.winsByName() && copies.size() > 1) {
                 out.add(Finding.info(FindingId.CUDNN_COPIES, copies.size() + " cuDNN copies on this machine; a program loading "
                         + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
                         + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));
@@ -123,6 +136,32 @@ public final class CopyFinder {
                     + " its RPATH): " + c.path() + (c.version() == null ? "" : " (cuDNN " + c.version() + ")")
                     + ", whatever the toolkit or the system holds").orElse("PyTorch in " + site + " has no cuDNN of its own"
                     + " there: it loads cuDNN by name like any program")));
+        }
+        return out;
+    }
+
+    /**
+     * A Linux toolkit's {@code targets/<this CPU>-linux/lib} folders (x86_64-linux; sbsa-linux and
+     * aarch64-linux on 64-bit ARM; ppc64le-linux), where NVIDIA's layout keeps the libraries and
+     * where people copy cuDNN even when {@code lib64} is a separate folder, not the usual link to it.
+     * Only folders that exist; another CPU's targets (cross-compilation) are not this machine's.
+     */
+    static List<Path> targetLibDirs(Host host, Path toolkitRoot) {
+        List<Path> out = new ArrayList<>();
+        if (host.windows()) {
+            return out;
+        }
+        List<String> names = switch (host.arch()) {
+            case X86_64 -> List.of("x86_64-linux");
+            case AARCH64, SBSA -> List.of("sbsa-linux", "aarch64-linux");
+            case PPC64LE -> List.of("ppc64le-linux");
+            default -> List.of();
+        };
+        for (String n : names) {
+            Path d = toolkitRoot.resolve("targets").resolve(n).resolve("lib");
+            if (Files.isDirectory(d)) {
+                out.add(d);
+            }
         }
         return out;
     }

@@ -24,7 +24,7 @@ public final class CudnnScan {
     }
 
     /**
-     * @param runtimeDirs where runtime libraries may be (toolkit bin or lib64; a prefix's bin, bin/x64, lib, lib64)
+     * @param runtimeDirs where runtime libraries may be (toolkit bin, or lib64 and targets/<cpu>-linux/lib; a prefix's bin/x64 and bin on Windows, lib and lib64 on Linux)
      * @param includeDir  where the headers are
      * @param importDir   Windows import libraries (lib\x64), or null
      * @param wantMajor   the major to look at (from --expect), or 0 for the newest found
@@ -32,6 +32,7 @@ public final class CudnnScan {
     public static Optional<InstalledCudnn> scan(Host host, List<Path> runtimeDirs, Path includeDir, Path importDir,
                                                 int wantMajor) {
         TreeMap<Integer, Path> mains = new TreeMap<>();
+        TreeMap<Integer, Path> unlinked = new TreeMap<>(); // libcudnn.so.9.5.1 without its libcudnn.so.9 link
         for (Path dir : runtimeDirs) {
             for (Path f : list(dir)) {
                 Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
@@ -42,9 +43,14 @@ public final class CudnnScan {
                         : CudnnComponents.linuxSoname("cudnn", n.get().major());
                 if (f.getFileName().toString().equalsIgnoreCase(expected)) {
                     mains.putIfAbsent(n.get().major(), f);
+                } else if (!host.windows() && n.get().version() != null && !unlinked.containsKey(n.get().major())) {
+                    unlinkedFile(f.getParent(), expected).ifPresent(p -> unlinked.put(n.get().major(), p));
                 }
             }
         }
+        // Any libcudnn file is a copy: a full-version file whose soname link is missing (never made,
+        // or deleted after ldconfig) is found, and reported as cudnn.no-soname-link.
+        unlinked.forEach(mains::putIfAbsent);
         if (mains.isEmpty()) {
             return Optional.empty();
         }
@@ -56,8 +62,11 @@ public final class CudnnScan {
         for (String base : CudnnComponents.subLibraries(major)) {
             String file = host.windows() ? CudnnComponents.windowsDll(base, major) : CudnnComponents.linuxSoname(base, major);
             Path p = dir.resolve(file);
+            Optional<Path> unlinkedSub = host.windows() ? Optional.empty() : unlinkedFile(dir, file);
             if (Files.exists(p)) {
                 subs.add(p);
+            } else if (unlinkedSub.isPresent()) {
+                subs.add(unlinkedSub.get());
             } else {
                 missing.add(file);
             }
@@ -98,6 +107,58 @@ public final class CudnnScan {
         List<Integer> others = new ArrayList<>(new TreeSet<>(mains.keySet()));
         others.remove(Integer.valueOf(major));
         return Optional.of(new InstalledCudnn(major, dir, main, subs, missing, header, headerFile, versions, others));
+    }
+
+    /**
+     * The newest real file {@code SONAME.x.y} in {@code dir} when {@code dir/SONAME} is not there at
+     * all (a dangling link is there: reported as cudnn.dangling-link instead).
+     */
+    static Optional<Path> unlinkedFile(Path dir, String soname) {
+        if (Files.exists(dir.resolve(soname), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        Path newest = null;
+        CudnnVersion newestVersion = null;
+        for (Path f : list(dir)) {
+            String name = f.getFileName().toString();
+            Optional<LibraryName> n = LibraryName.parse(name);
+            if (!name.startsWith(soname + ".") || n.isEmpty() || n.get().version() == null || !Files.isRegularFile(f)) {
+                continue;
+            }
+            if (newestVersion == null || n.get().version().compareTo(newestVersion) > 0) {
+                newest = f;
+                newestVersion = n.get().version();
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    /**
+     * The folder on the way to {@code dir} (itself included) that the current user may not list
+     * (a 0700 folder of another user): whatever cuDNN is there can be neither seen nor loaded.
+     */
+    public static Optional<Path> deniedFolder(Path dir) {
+        if (dir == null) {
+            return Optional.empty();
+        }
+        Path abs = dir.toAbsolutePath().normalize();
+        Path at = abs.getRoot();
+        for (int i = 0; i <= abs.getNameCount(); i++) {
+            if (i > 0) {
+                at = at == null ? abs.getName(0) : at.resolve(abs.getName(i - 1).toString());
+            }
+            if (at == null) {
+                continue;
+            }
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(at)) {
+                ds.iterator().hasNext();
+            } catch (java.nio.file.AccessDeniedException e) {
+                return Optional.of(at);
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty(); // not there, or not a folder: nothing hidden
+            }
+        }
+        return Optional.empty();
     }
 
     private static List<Path> list(Path dir) {

@@ -61,6 +61,9 @@ final class FileChecks {
             if (!Files.isReadable(lib)) {
                 continue;
             }
+            if (host.arch() != dev.cudnntool.Arch.OTHER && foreignArch(host, lib).isPresent()) {
+                continue; // another CPU's file (a big-endian or 32-bit one too): cudnn.wrong-arch says so
+            }
             try {
                 Optional<String> why = host.windows() ? PeFile.damage(lib) : ElfFile.damage(lib);
                 if (why.isPresent()) {
@@ -75,6 +78,62 @@ final class FileChecks {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code cudnn.wrong-arch}: libraries built for another CPU than this machine's (sbsa/aarch64 or
+     * ppc64le files on x86_64, an ARM64 DLL on x64). The loader skips such a file as if it were
+     * not there ("No such file or directory"), so it is caught here, before the probe, naming the
+     * file, its architecture, the host's, and the archive built for the host. One finding per
+     * architecture found in the folder.
+     */
+    static List<Finding> wrongArch(Host host, InstalledCudnn c, Integer cudaMajor) {
+        if (host.arch() == dev.cudnntool.Arch.OTHER) {
+            return List.of(); // this machine's CPU is not one cuDNN is built for: nothing to compare with
+        }
+        Map<String, List<Path>> foreign = new LinkedHashMap<>();
+        for (Path lib : libraries(c)) {
+            if (!BoundedFiles.isRegularFile(lib) || !Files.isReadable(lib)) {
+                continue;
+            }
+            foreignArch(host, lib).ifPresent(arch -> foreign.computeIfAbsent(arch, a -> new ArrayList<>()).add(lib));
+        }
+        List<Finding> out = new ArrayList<>();
+        String hostArch = host.windows() ? (host.arch() == dev.cudnntool.Arch.X86_64 ? "x64" : "ARM64") : host.arch().label();
+        String release = c.fileVersions().get(c.mainLibrary().getFileName().toString());
+        if (release == null && c.headerVersion() != null) {
+            release = c.headerVersion().toString();
+        }
+        String archive = RightArchive.name(host, release, cudaMajor);
+        for (Map.Entry<String, List<Path>> e : foreign.entrySet()) {
+            List<Path> files = e.getValue();
+            String first = realName(files.get(0));
+            out.add(Finding.error(FindingId.CUDNN_WRONG_ARCH, first + (files.size() > 1 ? " and " + (files.size() - 1)
+                            + " other cuDNN librar" + (files.size() == 2 ? "y" : "ies") + " in " + c.runtimeDir() : "")
+                            + (files.size() > 1 ? " are" : " is") + " built for " + e.getKey() + ", but this machine is " + hostArch
+                            + ": the loader skips such files as if they were not there (\"No such file or directory\")",
+                    "replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
+                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")"));
+        }
+        return out;
+    }
+
+    /** The architecture a library is built for when it is not this machine's; empty when it fits or cannot be told. */
+    private static Optional<String> foreignArch(Host host, Path lib) {
+        if (host.windows()) {
+            try {
+                PeFile.Info info = PeFile.read(lib);
+                boolean hostArm = host.arch() != dev.cudnntool.Arch.X86_64;
+                if (info.machine() == PeFile.MACHINE_ARM64 && !hostArm || info.machine() == PeFile.MACHINE_X64 && hostArm) {
+                    return Optional.of(info.machineName());
+                }
+            } catch (IOException | RuntimeException e) {
+                // not a PE image: damaged() says so
+            }
+            return Optional.empty(); // 32-bit DLLs: cudnn.dll-arch
+        }
+        return ElfFile.machine(lib).filter(m -> !host.arch().runs(m.arch()) || m.arch() == dev.cudnntool.Arch.OTHER)
+                .map(ElfFile.Machine::name);
     }
 
     /** "link (-> real file)" for a link, else the file itself. */
@@ -149,6 +208,68 @@ final class FileChecks {
         return name.replace("\\", "\\\\").replace("*", "\\*").replace("?", "\\?").replace("{", "\\{").replace("[", "\\[");
     }
 
+    /**
+     * {@code cudnn.no-soname-link}: a library present only under its full-version name
+     * (libcudnn.so.9.5.1) without the soname link (libcudnn.so.9) that programs and cuDNN's own
+     * dispatcher open; the loader cannot find it by name. The fix makes the exact link, or every
+     * link of the folder at once with {@code ldconfig -n}.
+     */
+    static List<Finding> noSonameLinks(Host host, InstalledCudnn c) {
+        if (host.windows()) {
+            return List.of();
+        }
+        List<Path> unlinked = new ArrayList<>();
+        List<String> links = new ArrayList<>();
+        for (Path lib : libraries(c)) {
+            String name = lib.getFileName().toString();
+            Optional<dev.cudnntool.archive.name.LibraryName> n = dev.cudnntool.archive.name.LibraryName.parse(name);
+            if (n.isEmpty() || n.get().version() == null) {
+                continue;
+            }
+            String soname = CudnnComponents.linuxSoname(n.get().base(), c.major());
+            if (!name.equals(soname)) {
+                unlinked.add(lib);
+                links.add(soname);
+            }
+        }
+        if (unlinked.isEmpty()) {
+            return List.of();
+        }
+        Path dir = c.runtimeDir();
+        String sudo = ownFolder(host, dir) ? "" : "sudo ";
+        String files = unlinked.size() == 1 ? unlinked.get(0).getFileName() + " but no " + links.get(0) + " link"
+                : unlinked.size() + " libraries only under their full-version names (" + String.join(", ",
+                unlinked.stream().map(p -> p.getFileName().toString()).toList().subList(0, Math.min(SHOWN, unlinked.size())))
+                + (unlinked.size() > SHOWN ? ", …" : "") + ") and no soname links (" + String.join(", ",
+                links.subList(0, Math.min(SHOWN, links.size()))) + (links.size() > SHOWN ? ", …" : "") + ")";
+        String fix = unlinked.size() == 1
+                ? sudo + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + " (or " + sudo + "ldconfig -n "
+                + dir + ", which makes every missing link from the files' sonames)"
+                : sudo + "ldconfig -n " + dir + " (makes every missing link from the files' sonames; or one by one: " + sudo
+                + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + ")";
+        return List.of(Finding.error(FindingId.CUDNN_NO_SONAME_LINK, dir + " has " + files
+                        + ": the loader opens cuDNN " + c.major() + " by its soname, so programs (and cuDNN's own dispatcher,"
+                        + " for its sub-libraries) cannot load it; a link deleted after ldconfig leaves exactly this",
+                fix));
+    }
+
+    /** A folder under the user's home (or the active Python/conda environment): no sudo needed. */
+    private static boolean ownFolder(Host host, Path dir) {
+        for (String var : List.of("HOME", "VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String v = host.env(var);
+            if (v != null && !v.isBlank() && !v.equals("/")) {
+                try {
+                    if (dir.toAbsolutePath().normalize().startsWith(host.path(v).toAbsolutePath().normalize())) {
+                        return true;
+                    }
+                } catch (RuntimeException ignored) {
+                    // a hostile value: not the user's own
+                }
+            }
+        }
+        return false;
+    }
+
     /** {@code cudnn.unreadable}: the current user cannot read a library, so no program run by them can load it. */
     static List<Finding> unreadable(Host host, InstalledCudnn c) {
         List<Finding> out = new ArrayList<>();
@@ -158,6 +279,22 @@ final class FileChecks {
             }
         }
         return out;
+    }
+
+    /** {@code cudnn.unreadable} for a library folder the current user may not list or enter. */
+    static Finding unreadableFolder(Host host, Path folder, Path libraryDir) {
+        String user = user(host);
+        return Finding.error(FindingId.CUDNN_UNREADABLE, folder + " cannot be opened by the user " + user
+                        + " (permission denied), so whatever cuDNN " + (folder.equals(libraryDir) ? "it holds" : libraryDir + " holds")
+                        + " can be neither seen nor loaded by programs run by " + user + "; it is not \"nothing installed\"",
+                host.windows() ? "give Users read and execute permission on " + folder
+                        + " (Properties > Security > Edit > Users > Read & execute; or icacls \"" + folder + "\" /grant Users:(OI)(CI)RX)"
+                        : "sudo chmod a+rx " + folder + " (or run as the user who owns it)");
+    }
+
+    private static String user(Host host) {
+        String user = host.env(host.windows() ? "USERNAME" : "USER");
+        return user != null ? user : System.getProperty("user.name", "this user");
     }
 
     static Finding unreadableFinding(Host host, String path) {

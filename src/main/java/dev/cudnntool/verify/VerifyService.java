@@ -83,6 +83,7 @@ public final class VerifyService {
             return out;
         }
         out.addAll(FileChecks.damaged(host, c.get()));
+        out.addAll(FileChecks.wrongArch(host, c.get(), null));
         InstalledCudnn found = c.get();
         if (found.headerFile() == null) {
             // pip and conda copies keep headers elsewhere or none: missing headers are not this copy's fault
@@ -137,7 +138,8 @@ public final class VerifyService {
             Path includeDir = target.root().resolve("include");
             Path importDir = null;
             if (target.kind() == InstallTarget.Kind.PREFIX) {
-                for (String d : List.of("bin/x64", "bin", "lib", "lib64")) {
+                // each OS's own folders only: a Linux prefix has no bin/x64 to name in messages
+                for (String d : host.windows() ? List.of("bin/x64", "bin") : List.of("lib", "lib64")) {
                     runtimeDirs.add(target.root().resolve(d));
                 }
                 importDir = Files.isDirectory(target.root().resolve("lib").resolve("x64"))
@@ -147,12 +149,29 @@ public final class VerifyService {
                 importDir = target.root().resolve("lib").resolve("x64");
             } else {
                 runtimeDirs.add(target.linuxLibDir());
+                // cuDNN copied into targets/<cpu>-linux/lib while lib64 is a folder of its own is found there too
+                for (Path d : CopyFinder.targetLibDirs(host, target.root())) {
+                    if (runtimeDirs.stream().noneMatch(r -> sameFolder(host, r, d))) {
+                        runtimeDirs.add(d);
+                        Path inc = d.getParent().resolve("include");
+                        if (!Files.isDirectory(includeDir) || Files.isDirectory(inc) && !sameFolder(host, inc, includeDir)
+                                && !Files.exists(includeDir.resolve("cudnn_version.h")) && Files.exists(inc.resolve("cudnn_version.h"))) {
+                            includeDir = inc;
+                        }
+                    }
+                }
             }
             scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir, expect == null ? 0 : expect.major());
         }
         CompletableFuture<ProbeResult> probing = null;
         // A damaged image would kill the probe inside the loader: caught from its headers first.
-        List<Finding> damaged = scanned.isPresent() ? FileChecks.damaged(host, scanned.get()) : List.of();
+        // So would another CPU's build: the loader skips it as if it were absent (cudnn.wrong-arch).
+        List<Finding> damaged = new ArrayList<>();
+        if (scanned.isPresent()) {
+            damaged.addAll(FileChecks.damaged(host, scanned.get()));
+            damaged.addAll(FileChecks.wrongArch(host, scanned.get(), toolkit != null && toolkit.version() != null
+                    ? Integer.valueOf(toolkit.version().major()) : null));
+        }
         String bareName = scanned.isEmpty() ? null : host.windows() ? CudnnComponents.windowsDll("cudnn", scanned.get().major())
                 : CudnnComponents.linuxSoname("cudnn", scanned.get().major());
         if (scanned.isPresent() && probe != null && damaged.isEmpty()) {
@@ -167,8 +186,15 @@ public final class VerifyService {
         }
         unfinished(target, findings);
         if (scanned.isEmpty()) {
+            for (Path dir : runtimeDirs) {
+                Optional<Path> denied = CudnnScan.deniedFolder(dir);
+                if (denied.isPresent()) {
+                    findings.add(FileChecks.unreadableFolder(host, denied.get(), dir));
+                    return report(platform, driver, toolkit, found, target, null, null, findings);
+                }
+            }
             findings.add(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
-                    "no cuDNN runtime library in " + runtimeDirs.get(0) + (runtimeDirs.size() > 1 ? " (or the other library folders)" : ""),
+                    "no cuDNN runtime library in " + String.join(" or ", runtimeDirs.stream().map(Path::toString).toList()),
                     "install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : "")));
             return report(platform, driver, toolkit, found, target, null, null, findings);
         }
@@ -184,6 +210,10 @@ public final class VerifyService {
         }
         ProbeResult p = probing == null ? null : probing.join();
         List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
+        if (!host.windows() && !c.mainLibrary().getFileName().toString().equals(bareName)) {
+            // said better, with the right fix, by cudnn.no-soname-link
+            byName = byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
+        }
         for (Finding f : search.findings()) {
             // the probe's by-name failure says the same as the model's warning, with the loader's own words
             if (!(f.is(FindingId.SEARCH_PATH_MISSING) && byName.stream().anyMatch(b -> b.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)))) {
@@ -226,6 +256,14 @@ public final class VerifyService {
                 done.probe(), done.findings(), done.ok(), copies);
     }
 
+    private static boolean sameFolder(Host host, Path a, Path b) {
+        try {
+            return host.samePath(a.toRealPath(), b.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return host.samePath(a, b);
+        }
+    }
+
     private VerifyReport report(Platform platform, DriverCheck.Result driver, Toolkit toolkit, List<Toolkit> found,
                                 InstallTarget target,
                                 InstalledCudnn c, ProbeResult p, List<Finding> findings) {
@@ -263,6 +301,7 @@ public final class VerifyService {
                             + (host.windows() ? "lib\\x64 or sub-libraries)" : "sub-libraries or their links)")));
         }
         findings.addAll(FileChecks.dangling(host, c, dangling));
+        findings.addAll(FileChecks.noSonameLinks(host, c));
         findings.addAll(FileChecks.unreadable(host, c));
         findings.addAll(TwoMajors.findings(host, c));
         if (c.headerFile() != null) {
@@ -302,7 +341,7 @@ public final class VerifyService {
         for (Path p : images) {
             try {
                 PeFile.Info info = PeFile.read(p);
-                if (!info.x64()) {
+                if (!info.x64() && !(info.machine() == PeFile.MACHINE_ARM64 && FileChecks.libraries(c).contains(p))) {
                     findings.add(Finding.error(FindingId.CUDNN_DLL_ARCH, p + " is a " + info.machineName()
                             + " image; cuDNN needs x64 DLLs throughout", "replace it with the x64 build"));
                 }

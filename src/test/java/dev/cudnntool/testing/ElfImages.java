@@ -71,6 +71,19 @@ public final class ElfImages {
         return f.array();
     }
 
+    /** EM_X86_64, EM_AARCH64, EM_PPC64 (ppc64le when little-endian), EM_386. */
+    public static final int X86_64 = 62;
+    public static final int AARCH64 = 183;
+    public static final int PPC64 = 21;
+    public static final int I386 = 3;
+
+    /** The same image built for another CPU: its {@code e_machine} set (little-endian, as x86_64, aarch64 and ppc64le are). */
+    public static byte[] forMachine(byte[] elf, int machine) {
+        byte[] out = elf.clone();
+        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putShort(18, (short) machine);
+        return out;
+    }
+
     /** A library exporting cuDNN's version functions, needing nothing. */
     public static byte[] cudnn(String soname) {
         return so(soname, List.of("libc.so.6"), "$ORIGIN", List.of("cudnnGetVersion", "cudnnCreate"));

@@ -11,6 +11,7 @@ import java.nio.ByteOrder;
 public final class PeImages {
     public static final int X64 = 0x8664;
     public static final int I386 = 0x14c;
+    public static final int ARM64 = 0xaa64;
 
     private PeImages() {
     }

@@ -38,4 +38,96 @@ class VerifyCopiesCliTest {
         assertTrue(human.contains("copy      /opt/cudnn/lib/libcudnn.so.9 (path, cuDNN 9.2.1, what programs get by name)"), human);
         assertFalse(human.contains("null"), human);
     }
+
+    /** #19 A6: the only cuDNN is a conda copy: the text says what the JSON lists, never "none found … nothing is installed". */
+    @Test
+    void theOnlyCopyInCondaIsSaidAlikeInTextAndJson() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
+        CopyFinderTest.lib(fs.getPath("/home/me/miniconda3/lib"), "libcudnn.so.9.1.0", "libcudnn.so.9");
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me", "PATH", "/usr/bin"),
+                new dev.cudnntool.testing.FakeRunner());
+        sameInTextAndJson(host, "/home/me/miniconda3/lib/libcudnn.so.9", "conda");
+    }
+
+    /** #19 A6: no toolkit chosen, the only cuDNN in another toolkit (not the one CUDA_PATH names). */
+    @Test
+    void theOnlyCopyInAnotherToolkitIsSaidAlikeInTextAndJson() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
+        TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.0");
+        CopyFinderTest.lib(fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib"), "libcudnn.so.8.9.7", "libcudnn.so.8");
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "PATH", "/usr/bin"),
+                new dev.cudnntool.testing.FakeRunner());
+        sameInTextAndJson(host, "/usr/local/cuda-12.2/lib64/libcudnn.so.8", "toolkit");
+    }
+
+    private static void sameInTextAndJson(Host host, String path, String origin) throws Exception {
+        JsonNode doc = Cli.run(host, "verify", "--json").json();
+        assertEquals(1, doc.get("copies").size(), doc.get("copies").toString());
+        assertEquals(path, doc.get("copies").get(0).get("path").asText());
+        JsonNode said = null;
+        for (JsonNode f : doc.get("findings")) {
+            if (f.get("id").asText().equals("cudnn.copies")) {
+                said = f;
+            }
+        }
+        assertTrue(said != null && said.get("message").asText().contains(path) && said.get("message").asText().contains(origin),
+                doc.get("findings").toString());
+        String text = Cli.run(host, "verify").out();
+        assertTrue(text.contains("copy      " + path + " (" + origin), text);
+        assertTrue(text.contains("info  cudnn.copies: " + said.get("message").asText()), text);
+        assertTrue(text.contains("cuDNN     none in the target; 1 copy elsewhere (listed below)"), text);
+        assertFalse(text.contains("cuDNN     none found"), text);
+        assertFalse(text.contains("nothing is broken"), text);
+        assertTrue(text.contains("1 cuDNN copy elsewhere (listed above), not checked here: run verify --all"), text);
+    }
+
+    /** #19 A12: --prefix on Linux names Linux folders only, never Windows' bin/x64 (text and JSON); Windows keeps bin\\x64. */
+    @Test
+    void aLinuxPrefixNamesItsOwnFoldersNotWindowsBinX64() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        java.nio.file.Files.createDirectories(fs.getPath("/opt/cudnn"));
+        Host host = TestHosts.linux(fs, java.util.Map.of("PATH", "/usr/bin"), new dev.cudnntool.testing.FakeRunner());
+        Cli.Run text = Cli.run(host, "verify", "--prefix", "/opt/cudnn", "--expect", "9.5.1");
+        assertFalse(text.out().contains("x64"), text.out());
+        assertTrue(text.out().contains("no cuDNN runtime library in /opt/cudnn/lib or /opt/cudnn/lib64"), text.out());
+        JsonNode doc = Cli.run(host, "verify", "--prefix", "/opt/cudnn", "--expect", "9.5.1", "--json").json();
+        assertFalse(doc.get("findings").toString().contains("x64"), doc.get("findings").toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+
+        java.nio.file.FileSystem win = TestHosts.windowsFs();
+        java.nio.file.Files.createDirectories(win.getPath("C:\\cudnn"));
+        Host windows = TestHosts.windows(win, java.util.Map.of("PATH", "C:\\Windows"), new dev.cudnntool.testing.FakeRunner());
+        String w = Cli.run(windows, "verify", "--prefix", "C:\\cudnn").out();
+        assertTrue(w.contains("no cuDNN runtime library in C:\\cudnn\\bin\\x64 or C:\\cudnn\\bin"), w);
+        assertFalse(w.contains("lib64"), w);
+    }
+
+    /** #19 A14: with --all, a copy's errors are counted in the summary: the count and the exit code agree (was "0 problem(s) found (exit 1)"). */
+    @Test
+    void withAllTheSummaryCountsEachCopysErrors() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        CopyFinderTest.machine(fs);
+        // the target first on the loader path: healthy itself, every other copy incomplete
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me",
+                "LD_LIBRARY_PATH", CopyFinderTest.LIB), new dev.cudnntool.testing.FakeRunner());
+        Cli.Run plain = Cli.run(host, "verify", "--no-probe");
+        assertEquals(0, plain.exit(), plain.out());
+        assertTrue(plain.out().contains("verify: no problems found"), plain.out());
+        Cli.Run run = Cli.run(host, "verify", "--no-probe", "--all");
+        assertEquals(1, run.exit(), run.out());
+        long errors = 0;
+        boolean inTarget = false;
+        for (String l : run.out().lines().toList()) {
+            if (l.startsWith("copy ")) {
+                inTarget = l.contains("(target");
+            } else if (l.trim().startsWith("ERROR ") && !inTarget) {
+                errors++; // the target's own errors are listed twice (above and under its copy): counted once
+            }
+        }
+        assertEquals(3, errors, run.out());
+        assertTrue(run.out().contains("verify: 3 problem(s) found (3 in other cuDNN copies, listed under them) (exit 1)"), run.out());
+        assertEquals(1, Cli.run(host, "verify", "--no-probe", "--all", "--json").json().get("exitCode").asInt());
+    }
 }

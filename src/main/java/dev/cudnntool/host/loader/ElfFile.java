@@ -42,6 +42,63 @@ public final class ElfFile {
     private ElfFile() {
     }
 
+    /**
+     * The CPU an ELF file is built for, from its identification bytes and {@code e_machine}.
+     *
+     * @param code e_machine (62 x86-64, 183 AArch64, 21 PowerPC 64, 3 i386, 40 ARM)
+     */
+    public record Machine(int code, boolean bits64, boolean littleEndian) {
+        public static final int X86_64 = 62;
+        public static final int AARCH64 = 183;
+        public static final int PPC64 = 21;
+        public static final int I386 = 3;
+        public static final int ARM = 40;
+
+        /** The archive architecture this machine code runs, or OTHER (32-bit, big-endian, anything cuDNN is not built for). */
+        public dev.cudnntool.Arch arch() {
+            if (!bits64 || !littleEndian) {
+                return dev.cudnntool.Arch.OTHER;
+            }
+            return switch (code) {
+                case X86_64 -> dev.cudnntool.Arch.X86_64;
+                case AARCH64 -> dev.cudnntool.Arch.AARCH64;
+                case PPC64 -> dev.cudnntool.Arch.PPC64LE;
+                default -> dev.cudnntool.Arch.OTHER;
+            };
+        }
+
+        /** "x86_64", "aarch64 (64-bit ARM)", "ppc64le", "i386 (32-bit x86)", or the number. */
+        public String name() {
+            String base = switch (code) {
+                case X86_64 -> "x86_64";
+                case AARCH64 -> "aarch64 (64-bit ARM)";
+                case PPC64 -> littleEndian ? "ppc64le" : "ppc64 (big-endian)";
+                case I386 -> "i386 (32-bit x86)";
+                case ARM -> "arm (32-bit)";
+                default -> "ELF machine " + code;
+            };
+            return base + (!bits64 && (code == X86_64 || code == AARCH64 || code == PPC64) ? " (32-bit ELF)" : "");
+        }
+    }
+
+    /** The machine an ELF file is built for; empty when it is not an ELF file (or too short to say). */
+    public static Optional<Machine> machine(Path file) {
+        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
+            if (ch.size() < 20) {
+                return Optional.empty();
+            }
+            ByteBuffer h = readAt(ch, 0, 20);
+            if (!(h.get(0) == 0x7f && h.get(1) == 'E' && h.get(2) == 'L' && h.get(3) == 'F')) {
+                return Optional.empty();
+            }
+            boolean le = h.get(5) != 2;
+            h.order(le ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+            return Optional.of(new Machine(Short.toUnsignedInt(h.getShort(18)), h.get(4) == 2, le));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** True when the file starts with the ELF magic. */
     public static boolean isElf(Path file) {
         try (SeekableByteChannel ch = BoundedFiles.open(file)) {

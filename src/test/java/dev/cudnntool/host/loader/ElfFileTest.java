@@ -62,4 +62,36 @@ class ElfFileTest {
         Files.write(cut, Arrays.copyOf(b, b.length / 2));
         assertTrue(ElfFile.damage(cut).isPresent());
     }
+
+    /** #19 A3: the CPU an image is built for, from e_machine, little- and big-endian, 32- and 64-bit. */
+    @Test
+    void theMachineOfAnImageIsReadFromItsHeader() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        Path lib = fs.getPath("/lib/libcudnn.so.9");
+        Files.createDirectories(lib.getParent());
+        byte[] x86 = ElfImages.cudnn("libcudnn.so.9");
+        Files.write(lib, x86);
+        assertEquals(dev.cudnntool.Arch.X86_64, ElfFile.machine(lib).orElseThrow().arch());
+        Files.write(lib, ElfImages.forMachine(x86, ElfImages.AARCH64));
+        assertEquals(dev.cudnntool.Arch.AARCH64, ElfFile.machine(lib).orElseThrow().arch());
+        assertTrue(ElfFile.machine(lib).orElseThrow().name().startsWith("aarch64"));
+        Files.write(lib, ElfImages.forMachine(x86, ElfImages.PPC64));
+        assertEquals(dev.cudnntool.Arch.PPC64LE, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals("ppc64le", ElfFile.machine(lib).orElseThrow().name());
+        byte[] big = ElfImages.forMachine(x86, 0);
+        big[5] = 2; // ELFDATA2MSB
+        big[18] = 0;
+        big[19] = (byte) ElfImages.PPC64;
+        Files.write(lib, big);
+        assertEquals(dev.cudnntool.Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals("ppc64 (big-endian)", ElfFile.machine(lib).orElseThrow().name());
+        byte[] i386 = ElfImages.forMachine(x86, ElfImages.I386);
+        i386[4] = 1; // ELFCLASS32
+        Files.write(lib, i386);
+        assertEquals(dev.cudnntool.Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
+        Files.write(lib, new byte[] {0x7f, 'E', 'L', 'F'});
+        assertEquals(Optional.empty(), ElfFile.machine(lib));
+        Files.writeString(lib, "not an ELF file at all, but long enough");
+        assertEquals(Optional.empty(), ElfFile.machine(lib));
+    }
 }
