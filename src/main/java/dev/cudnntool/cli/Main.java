@@ -76,6 +76,9 @@ public final class Main {
         }
         // Wide enough that no description wraps inside a path or an identifier (HelpTextTest).
         cl.setUsageHelpWidth(USAGE_WIDTH);
+        // Plain text everywhere: picocli's own guess put escape codes into redirected output under
+        // Windows consoles (seen under Wine), and help piped to a file or grep must read as written.
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
