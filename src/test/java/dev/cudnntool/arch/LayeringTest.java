@@ -39,7 +39,7 @@ class LayeringTest {
             .whereLayer("probe").mayOnlyBeAccessedByLayers("cli", "verify", "install")
             .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe")
             .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "host")
-            .because("lower packages never import upper ones (README, Code map)");
+            .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(
             noClasses().that().resideInAPackage("dev.cudnntool").should().dependOnClassesThat()
@@ -57,7 +57,7 @@ class LayeringTest {
                     .resideInAPackage("dev.cudnntool.host.loader.."))
             .and(noClasses().that().resideInAPackage("dev.cudnntool.install.state..").should().dependOnClassesThat(
                     resideInAPackage("dev.cudnntool.install").and(not(equivalentTo(FileOps.class)))))
-            .because("a capability's parts sit below its root and never reach back up (README, Code map)");
+            .because("a capability's parts sit below its root and never reach back up (docs/design.md, Code map)");
 
     static JavaClasses main() {
         return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

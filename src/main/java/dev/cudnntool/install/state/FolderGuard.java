@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * <p>What is left: the few microseconds between the check and the rename itself. Closing them
  * needs renames relative to an open folder handle ({@code renameat}), which the file-operations
- * port does not offer; see the README's Security model.
+ * port does not offer; see docs/design.md, Security model.
  */
 public final class FolderGuard {
     private static final int MAX_DEPTH = 64;
