@@ -13,19 +13,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "fetch", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Downloads a cuDNN archive from NVIDIA (or a mirror) and checks it against the catalogue.",
+        description = {"Downloads a cuDNN archive and checks it against NVIDIA's size and sha256.",
+                "It comes from NVIDIA's redist server, or a mirror or folder (--from, CUDNN_TOOL_MIRROR).",
                 "VERSION picks the archive for this machine (or --os, --arch, --cuda): the CUDA major of the",
                 "toolkit found, else the newest CUDA build. It writes FILE.part, resumes it after a dropped",
                 "connection, and renames it to FILE only when size and sha256 are NVIDIA's. A file already",
                 "there and genuine is not downloaded again; one that differs is never overwritten.",
-                "HTTPS_PROXY and NO_PROXY are honoured; CUDNN_TOOL_MIRROR sets a default --from."},
+                "HTTPS_PROXY and NO_PROXY are honoured."},
         footerHeading = "%nExamples:%n",
         footer = {"  Download cuDNN 9.5.1 for this machine into the current folder:",
                 "    cudnn fetch 9.5.1",
                 "  The files, URLs and sha256 to carry to an air-gapped Windows machine with CUDA 12:",
                 "    cudnn fetch --list 9.5.1 --os windows --cuda 12",
                 "  From an internal mirror into a folder:",
-                "    cudnn fetch cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz --from /mnt/mirror --to /tmp"})
+                "    cudnn fetch cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz --from /mnt/mirror --to ~/Downloads"})
 public class FetchCommand implements Callable<Integer> {
     /** The mirror when no --from is given. */
     static final String MIRROR_ENV = "CUDNN_TOOL_MIRROR";
