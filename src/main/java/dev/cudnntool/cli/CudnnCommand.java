@@ -31,6 +31,7 @@ public class CudnnCommand implements Callable<Integer> {
         SUBCOMMANDS.put("rollback", RollbackCommand.class);
         SUBCOMMANDS.put("inspect", InspectCommand.class);
         SUBCOMMANDS.put("releases", ReleasesCommand.class);
+        SUBCOMMANDS.put("fetch", FetchCommand.class);
         SUBCOMMANDS.put("completion", CompletionCommand.class);
     }
 

@@ -5,6 +5,13 @@ import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.host.fetch.FetchResult;
+import dev.cudnntool.host.fetch.FetchSelection;
+import dev.cudnntool.host.fetch.FetchSource;
+import dev.cudnntool.host.fetch.Fetcher;
+import dev.cudnntool.host.fetch.HttpDownloader;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.PostInstallCheck;
@@ -55,5 +62,26 @@ final class Services {
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */
     ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath, ReleaseFit.Asked asked) {
         return ReleaseFit.list(ctx.host(), ctx.catalogue(), filter, cudaPath, asked);
+    }
+
+    /** {@code cudnn fetch --list}: the catalogue's archives {@code what} (or the newest) names for {@code filter}. */
+    java.util.List<dev.cudnntool.archive.catalogue.CatalogueEntry> fetchList(ReleaseFilter filter, String what) {
+        return FetchSelection.list(ctx.catalogue(), filter, what);
+    }
+
+    /**
+     * {@code cudnn fetch}: the archive {@code what} names, downloaded into {@code dir} from {@code source}. A VERSION
+     * without --cuda takes this machine's toolkit's CUDA major when the filter is this machine's and a toolkit is found.
+     */
+    FetchResult fetch(ReleaseFilter filter, String what, FetchSource source, java.nio.file.Path dir,
+                      java.time.Duration timeout, dev.cudnntool.archive.ReadProgress progress) {
+        Host host = ctx.host();
+        Integer toolkitMajor = null;
+        if (filter.cuda() == null && filter.thisMachine(host)) {
+            Toolkit t = ToolkitLocator.locate(host, null, null).chosen();
+            toolkitMajor = t == null || t.version() == null ? null : t.version().major();
+        }
+        var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor);
+        return new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(entry, source, dir);
     }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenTest {
     private static final Map<String, String> HELP = Map.of("cudnn", "", "install", "install", "verify", "verify",
-            "rollback", "rollback", "inspect", "inspect", "releases", "releases", "completion", "completion");
+            "rollback", "rollback", "inspect", "inspect", "releases", "releases", "fetch", "fetch",
+            "completion", "completion");
 
     /** Values replaced by placeholders in this test's golden files: see {@link #archive}. */
     private final Map<String, String> pinned = new java.util.LinkedHashMap<>();

@@ -1,0 +1,277 @@
+package dev.cudnntool.host.fetch;
+
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Hex;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Downloads one catalogued archive into a folder: into {@code FILE.part}, then renamed to {@code FILE}
+ * once its size and sha256 are the catalogue's. A {@code .part} left by a dropped connection is
+ * resumed with a Range request (a 206 whose Content-Range starts where the part ends; a 200 starts
+ * over); a connection cut during the run is resumed the same way, up to {@value #ATTEMPTS} times.
+ * A file already there with the catalogue's size and sha256 is not read again; one that differs is
+ * never overwritten.
+ *
+ * <p>Exits: 3 (archive rejected) for a file the server does not have (404), one behind NVIDIA's login
+ * (401/403, or no URL), and bytes that are not NVIDIA's (the {@code .part} is deleted); 4 (host not
+ * ready) for the network or the server failing (connection refused, 5xx, a stall longer than the
+ * timeout; the {@code .part} stays for the next run); 5 for a folder it cannot write.
+ */
+public final class Fetcher {
+    static final int ATTEMPTS = 4;
+    /** The most read for an entry whose size the catalogue does not know. */
+    static final long MAX_UNKNOWN_SIZE = 16L << 30;
+    private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d{1,19})-(\\d{1,19})/(\\d{1,19}|\\*)");
+    private static final String LOGIN_FIX = "download it in a browser from " + CatalogueEntry.LOGIN_PAGE
+            + " (after signing in), then cudnn-install --archive FILE";
+
+    private final Downloader downloader;
+    private final Duration timeout;
+    private final ReadProgress progress;
+
+    public Fetcher(Downloader downloader, Duration timeout, ReadProgress progress) {
+        this.downloader = downloader;
+        this.timeout = timeout;
+        this.progress = progress;
+    }
+
+    public FetchResult fetch(CatalogueEntry e, FetchSource source, Path dir) {
+        Path dest = dir.resolve(e.fileName());
+        Path part = dir.resolve(e.fileName() + ".part");
+        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
+                : source.url(e).orElse(null);
+        if (Files.exists(dest)) {
+            String have = sha256(dest);
+            long size = size(dest);
+            if (genuine(e, size, have)) {
+                return new FetchResult(e.fileName(), from != null ? from : e.whereToDownload(), size, have, dest, false);
+            }
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, dest + " is already there and is not NVIDIA's archive ("
+                    + size + " bytes, sha256 " + have + "; the catalogue says " + describe(e) + ")",
+                    "move it away (fetch never overwrites a file), then run fetch again");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException x) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot create the folder " + dir + ": " + x.getMessage(),
+                    "pass --to a folder you can write", x);
+        }
+        if (source.folder() != null) {
+            copy(e, source.folder(), part);
+        } else if (from == null) {
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is behind NVIDIA's login (no redist URL)",
+                    LOGIN_FIX);
+        } else {
+            download(e, URI.create(from), part);
+        }
+        String sha = sha256(part);
+        long size = size(part);
+        if (!genuine(e, size, sha)) {
+            delete(part);
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "the bytes from " + from + " are not NVIDIA's " + e.fileName()
+                    + " (" + size + " bytes, sha256 " + sha + "; the catalogue says " + describe(e) + "); the .part was deleted",
+                    "fetch again, or from another source (--from); a mirror or proxy that changes files must be fixed");
+        }
+        try {
+            try {
+                Files.move(part, dest, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException x) {
+                Files.move(part, dest);
+            }
+        } catch (IOException x) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot rename " + part + " to " + dest + ": " + x.getMessage(),
+                    "check the folder's permissions and free space, then run fetch again (the .part is kept)", x);
+        }
+        return new FetchResult(e.fileName(), from, size, sha, dest, true);
+    }
+
+    private static String describe(CatalogueEntry e) {
+        return (e.size() == null ? "" : e.size() + " bytes, ") + "sha256 " + String.join(" or ", e.accepted());
+    }
+
+    private static boolean genuine(CatalogueEntry e, long size, String sha) {
+        return (e.size() == null || e.size() == size) && e.accepted().contains(sha);
+    }
+
+    private long limit(CatalogueEntry e) {
+        return e.size() == null ? MAX_UNKNOWN_SIZE : e.size();
+    }
+
+    private void copy(CatalogueEntry e, Path folder, Path part) {
+        Path src = folder.resolve(e.fileName());
+        if (!Files.isRegularFile(src)) {
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not in " + folder,
+                    "put NVIDIA's file there, or fetch from another source (--from URL, or without --from: NVIDIA's server)");
+        }
+        try (InputStream in = Files.newInputStream(src)) {
+            write(e, in, part, 0, src.toString());
+        } catch (IOException x) {
+            throw new ToolException(ExitCode.HOST_NOT_READY, "cannot read " + src + ": " + x.getMessage(),
+                    "check the folder, then run fetch again", x);
+        }
+    }
+
+    private void download(CatalogueEntry e, URI url, Path part) {
+        int attempt = 0;
+        while (true) {
+            attempt++;
+            long have = Files.exists(part) ? size(part) : 0;
+            if (have > limit(e)) {
+                delete(part);
+                have = 0;
+            }
+            if (e.size() != null && have == e.size()) {
+                return; // complete: the caller checks it
+            }
+            long before = have;
+            try (Downloader.Response r = downloader.get(url, have)) {
+                have = start(e, url, part, have, r);
+                if (have < 0) {
+                    continue; // the server cannot resume: start over
+                }
+                try (StallGuard body = new StallGuard(r.body(), timeout)) {
+                    try {
+                        have = write(e, body, part, have, url.toString());
+                    } catch (IOException x) {
+                        if (body.stalled()) {
+                            throw stalled(url, x);
+                        }
+                        throw x;
+                    }
+                    if (body.stalled()) {
+                        throw stalled(url, null);
+                    }
+                }
+                if (e.size() == null || have >= e.size()) {
+                    return;
+                }
+                throw new IOException("the connection closed at byte " + have + " of " + e.size());
+            } catch (IOException x) {
+                boolean progressed = Files.exists(part) && size(part) > before;
+                if (progressed && attempt < ATTEMPTS) {
+                    continue; // a dropped connection: resume with a Range request
+                }
+                throw new ToolException(ExitCode.HOST_NOT_READY, "downloading " + url + " failed: " + describe(x),
+                        "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again"
+                                + (Files.exists(part) ? ": it resumes from " + part.getFileName() : ""), x);
+            }
+        }
+    }
+
+    private ToolException stalled(URI url, IOException cause) {
+        return new ToolException(ExitCode.HOST_NOT_READY, "downloading " + url + " stalled: no byte arrived for "
+                + timeout.toSeconds() + " s",
+                "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again: it resumes from the .part"
+                        + " (--timeout SECONDS waits longer)", cause);
+    }
+
+    private static String describe(IOException x) {
+        String m = x.getMessage();
+        return x.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : " (" + m + ")");
+    }
+
+    /** What the status means: the offset the body starts at, -1 to ask again from zero, or an exit. */
+    private long start(CatalogueEntry e, URI url, Path part, long have, Downloader.Response r) {
+        int s = r.status();
+        if (s == 206 && have > 0) {
+            Matcher m = CONTENT_RANGE.matcher(r.contentRange() == null ? "" : r.contentRange().trim());
+            boolean ok = m.matches() && Long.parseLong(m.group(1)) == have
+                    && (e.size() == null || m.group(3).equals("*") || Long.parseLong(m.group(3)) == e.size());
+            if (ok) {
+                return have;
+            }
+            delete(part);
+            return -1;
+        }
+        if (s == 200) {
+            return 0;
+        }
+        if (s == 416 && have > 0) {
+            delete(part);
+            return -1;
+        }
+        if (s == 404 || s == 410) {
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "not found on the server (HTTP " + s + "): " + url,
+                    "check the mirror (--from, CUDNN_TOOL_MIRROR) holds it, or " + LOGIN_FIX);
+        }
+        if (s == 401 || s == 403) {
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is behind NVIDIA's login (HTTP " + s + " from "
+                    + url + ")", LOGIN_FIX);
+        }
+        if (s >= 500) {
+            throw new ToolException(ExitCode.HOST_NOT_READY, "the server failed (HTTP " + s + ") for " + url,
+                    "try again later" + (Files.exists(part) ? ": the same command resumes from " + part.getFileName() : ""));
+        }
+        throw new ToolException(ExitCode.ARCHIVE_REJECTED, "the server answered HTTP " + s + " for " + url,
+                "check the URL or mirror, or " + LOGIN_FIX);
+    }
+
+    /** Appends {@code in} to the part (from {@code have} on; 0 truncates it); refuses more than the entry can hold. */
+    private long write(CatalogueEntry e, InputStream in, Path part, long have, String from) throws IOException {
+        long limit = limit(e);
+        long total = e.size() == null ? -1 : e.size();
+        OutputStream out;
+        try {
+            out = have == 0 ? Files.newOutputStream(part) : Files.newOutputStream(part, StandardOpenOption.APPEND);
+        } catch (IOException | RuntimeException x) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot write " + part + ": " + x.getMessage(),
+                    "pass --to a folder you can write", x);
+        }
+        try (out) {
+            byte[] buf = new byte[1 << 16];
+            int n;
+            progress.update(have, total, 0, have);
+            while ((n = in.read(buf)) > 0) {
+                if (have + n > limit) {
+                    out.close();
+                    delete(part);
+                    throw new ToolException(ExitCode.ARCHIVE_REJECTED, from + " sent more than the " + limit
+                            + " bytes " + (e.size() == null ? "fetch reads" : "NVIDIA's " + e.fileName() + " has")
+                            + "; the .part was deleted", "fetch from another source (--from), or check the mirror or proxy");
+                }
+                out.write(buf, 0, n);
+                have += n;
+                progress.update(have, total, 0, have);
+            }
+        }
+        return have;
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException x) {
+            return -1;
+        }
+    }
+
+    private static void delete(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a later run starts over anyway
+        }
+    }
+
+    static String sha256(Path p) {
+        try {
+            return Hex.sha256(p);
+        } catch (IOException x) {
+            throw new ToolException(ExitCode.HOST_NOT_READY, "cannot read " + p + ": " + x.getMessage(), "check the file", x);
+        }
+    }
+}
