@@ -62,6 +62,19 @@ public class CudnnCommand implements Callable<Integer> {
         return codes.toString();
     }
 
+    /** The usage-error document of {@code cudnn --json} alone, with the commands as {@code commands}. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode listDocument(CommandLine cl, String message, String fix) {
+        var doc = Json.document("cudnn", ExitCode.USAGE.code());
+        var error = doc.putObject("error");
+        error.put("message", message);
+        error.put("fix", fix);
+        var commands = doc.putArray("commands");
+        for (var e : cl.getSubcommands().entrySet()) {
+            commands.addObject().put("name", e.getKey()).put("summary", summary(e.getValue()));
+        }
+        return doc;
+    }
+
     /** {@code cudnn} alone: the commands, one line each; a usage error (exit 2), since nothing was run. */
     @Override
     public Integer call() {
@@ -69,15 +82,7 @@ public class CudnnCommand implements Callable<Integer> {
         String message = "no command given";
         String fix = "name one of the commands, e.g. 'cudnn verify'; 'cudnn COMMAND --help' shows its options and examples";
         if (json) {
-            var doc = Json.document("cudnn", ExitCode.USAGE.code());
-            var error = doc.putObject("error");
-            error.put("message", message);
-            error.put("fix", fix);
-            var commands = doc.putArray("commands");
-            for (var e : cl.getSubcommands().entrySet()) {
-                commands.addObject().put("name", e.getKey()).put("summary", summary(e.getValue()));
-            }
-            Json.print(cl.getOut(), doc);
+            Json.print(cl.getOut(), listDocument(cl, message, fix));
         } else {
             PrintWriter out = cl.getOut();
             out.println("Usage: cudnn COMMAND [OPTIONS]");
