@@ -32,6 +32,15 @@ class CommitRaceTest {
     @TempDir
     Path downloads;
 
+    /** cuDNN 8.9.7 installed on {@code m} with {@code hook} called after each commit step. */
+    private InstallOutcome install897(Machine m, FaultHook hook) throws Exception {
+        InstallPorts p = TestPorts.ports(m.host(), new NioFileOps(), PostInstallCheck.NONE);
+        return new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(), p.xz(),
+                p.toolVersion(), p.holders(), p.searchPaths(), hook))
+                .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
+                        false, false), ReadProgress.NONE);
+    }
+
     @ParameterizedTest(name = "{0} swapped after commit step {1}")
     @CsvSource({"targets/x86_64-linux/lib, 1", "targets/x86_64-linux/lib, 9", "targets/x86_64-linux/lib, 30",
             "include, 1", "include, 3", "targets, 2", "targets/x86_64-linux, 5"})
@@ -53,11 +62,7 @@ class CommitRaceTest {
                     }
                 }
             };
-            InstallPorts p = TestPorts.ports(m.host(), new NioFileOps(), PostInstallCheck.NONE);
-            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(), p.xz(),
-                    p.toolVersion(), p.holders(), p.searchPaths(), swap))
-                    .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
-                            false, false), ReadProgress.NONE);
+            InstallOutcome o = install897(m, swap);
 
             assertTrue(steps[0] >= afterStep, "the swap happened during the commit (" + steps[0] + " steps)");
             assertTrue(o.exit() == ExitCode.INSTALL_ROLLED_BACK || o.exit() == ExitCode.ROLLBACK_FAILED,
@@ -97,11 +102,7 @@ class CommitRaceTest {
                     }
                 }
             };
-            InstallPorts p = TestPorts.ports(m.host(), new NioFileOps(), PostInstallCheck.NONE);
-            InstallOutcome o = new InstallService(new InstallPorts(p.host(), p.ops(), p.clock(), p.check(), p.limits(), p.xz(),
-                    p.toolVersion(), p.holders(), p.searchPaths(), swap))
-                    .run(new InstallRequest(ArchiveFixture.linux("8.9.7.29", "12").writeTo(downloads), null, null, null,
-                            false, false), ReadProgress.NONE);
+            InstallOutcome o = install897(m, swap);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             try (Stream<Path> s = Files.list(outside)) {
                 assertEquals(List.of(), s.toList());

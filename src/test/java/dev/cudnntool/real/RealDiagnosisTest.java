@@ -13,7 +13,6 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
-import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
@@ -22,7 +21,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -39,57 +37,19 @@ class RealDiagnosisTest {
     @TempDir
     Path tmp;
 
-    private static Host host(Map<String, String> extraEnv) {
-        Map<String, String> env = new HashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        env.putAll(extraEnv);
-        return new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(extraEnv));
-    }
-
-    private static JsonNode verify(Host host, String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("verify", "--json"));
-        all.addAll(List.of(args));
-        return Cli.run(host, all.toArray(String[]::new)).json();
-    }
-
-    private static List<JsonNode> findings(JsonNode doc, String id) {
-        List<JsonNode> out = new ArrayList<>();
-        doc.get("findings").forEach(f -> {
-            if (f.get("id").asText().equals(id)) {
-                out.add(f);
-            }
-        });
-        return out;
-    }
-
-    private static JsonNode finding(JsonNode doc, String id) {
-        List<JsonNode> f = findings(doc, id);
-        if (f.isEmpty()) {
-            throw new AssertionError("no finding " + id + " in " + doc.get("findings"));
-        }
-        return f.get(0);
-    }
-
-    private Path toolkit() throws Exception {
-        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
-        Files.createDirectories(tk.resolve("lib64"));
-        RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
-        return tk;
-    }
-
     /** A1 (root only): the folder is in /etc/ld.so.conf.d, ldconfig was never run; then it is. */
     @Test
     void aFolderListedInLdSoConfDWithoutLdconfigCannotBeLoadedByName() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "writing /etc/ld.so.conf.d needs root");
         assumeTrue(Files.isDirectory(Path.of("/etc/ld.so.conf.d")) && Files.isRegularFile(Path.of("/etc/ld.so.cache")), "no ld.so.conf.d");
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path conf = Path.of("/etc/ld.so.conf.d/zz-cudnn-tool-test-" + ProcessHandle.current().pid() + ".conf");
         Path cache = Path.of("/etc/ld.so.cache");
         byte[] cacheBefore = Files.readAllBytes(cache);
         try {
             Files.writeString(conf, "# written by RealDiagnosisTest\n" + tk.resolve("lib64") + "\n");
-            JsonNode doc = verify(host(Map.of()), "--cuda-path", tk.toString());
-            JsonNode f = finding(doc, "cudnn.not-found-by-name");
+            JsonNode doc = RealVerify.verify(RealVerify.host(Map.of()), "--cuda-path", tk.toString());
+            JsonNode f = RealVerify.finding(doc, "cudnn.not-found-by-name");
             assertEquals("error", f.get("severity").asText());
             assertTrue(f.get("message").asText().contains(conf + " line 2"), f.toString());
             assertEquals("sudo ldconfig", f.get("fix").asText());
@@ -97,8 +57,8 @@ class RealDiagnosisTest {
 
             Process p = new ProcessBuilder("ldconfig").inheritIO().start();
             assumeTrue(p.waitFor() == 0, "ldconfig failed");
-            JsonNode after = verify(host(Map.of()), "--cuda-path", tk.toString());
-            assertTrue(findings(after, "cudnn.not-found-by-name").isEmpty(), after.get("findings").toString());
+            JsonNode after = RealVerify.verify(RealVerify.host(Map.of()), "--cuda-path", tk.toString());
+            assertTrue(RealVerify.findings(after, "cudnn.not-found-by-name").isEmpty(), after.get("findings").toString());
             assertTrue(after.get("probe").get("loadedByNamePath").asText().startsWith(tk.resolve("lib64").toString()),
                     after.get("probe").toString());
         } finally {
@@ -110,18 +70,18 @@ class RealDiagnosisTest {
     /** A3: a library cut to half its size is named before loading; no child is started for it. */
     @Test
     void aTruncatedLibraryIsADamagedFileFoundWithoutLoading() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path graph = tk.resolve("lib64/libcudnn_graph.so.9.5.1");
         Files.delete(graph); // a hard link to the shared original: cut a copy, never the original
         Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
         try (var ch = Files.newByteChannel(graph, java.nio.file.StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(graph) / 2);
         }
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString())), "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.damaged-file");
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.damaged-file");
         assertTrue(f.get("message").asText().contains(graph.toString()) && f.get("message").asText().contains("cut short"), f.toString());
         assertTrue(doc.get("probe") == null || doc.get("probe").isNull(), "no child was started: " + doc.get("probe"));
-        assertTrue(findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
     }
 
     /** A3: when the loader does map it anyway, the crash is classified by signal and names the file. */
@@ -139,7 +99,7 @@ class RealDiagnosisTest {
         ProbeResult p = new ProbeRunner(new SystemProcessRunner(), ProbeRunner.currentJava()).probe(main, null, List.of(graph));
         assertTrue(p.crashed(), p.toString());
         assertEquals(graph.toString(), p.crash().loading());
-        List<Finding> f = ProbeCheck.findings(host(Map.of()), p, null, null, false);
+        List<Finding> f = ProbeCheck.findings(RealVerify.host(Map.of()), p, null, null, false);
         Finding damaged = f.stream().filter(x -> x.id().equals("cudnn.damaged-file")).findFirst().orElseThrow(() -> new AssertionError(f));
         assertTrue(damaged.message().contains(graph.toString()) && damaged.message().contains("SIGBUS")
                 && damaged.message().contains("ld-linux"), damaged.message());
@@ -161,17 +121,17 @@ class RealDiagnosisTest {
     /** A4: the real 9.5.1 dispatcher under headers that declare a function it does not export. */
     @Test
     void aDispatcherThatLacksAHeaderDeclaredFunctionIsFromAnotherRelease() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Files.writeString(tk.resolve("include/cudnn_graph.h"), "size_t CUDNNWINAPI\ncudnnGetVersion(void);\n"
                 + "cudnnStatus_t CUDNNWINAPI\ncudnnCreate(cudnnHandle_t *handle);\n");
-        Host host = host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
-        assertTrue(findings(verify(host, "--cuda-path", tk.toString()), "cudnn.mixed-versions").isEmpty(),
+        Host host = RealVerify.host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
+        assertTrue(RealVerify.findings(RealVerify.verify(host, "--cuda-path", tk.toString()), "cudnn.mixed-versions").isEmpty(),
                 "both functions are exported by the real 9.5.1 dispatcher");
         // A function a newer release declares (made up here: Maven Central has no newer real 9.x to mix with).
         Files.writeString(tk.resolve("include/cudnn_graph.h"), "cudnnStatus_t CUDNNWINAPI\ncudnnGetVersion(void);\n"
                 + "cudnnStatus_t CUDNNWINAPI\ncudnnBackendPopulateCudaGraphFromRelease924(cudnnHandle_t h, void *g);\n");
-        JsonNode doc = verify(host, "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.mixed-versions");
+        JsonNode doc = RealVerify.verify(host, "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.mixed-versions");
         assertTrue(f.get("message").asText().contains(tk.resolve("lib64/libcudnn.so.9").toString())
                 && f.get("message").asText().contains("cudnnBackendPopulateCudaGraphFromRelease924"), f.toString());
     }
@@ -179,28 +139,28 @@ class RealDiagnosisTest {
     /** A7: the link is there, its target is not. */
     @Test
     void aDanglingRealLinkIsNamedWithItsTarget() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Files.delete(tk.resolve("lib64/libcudnn_graph.so.9.5.1"));
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString())), "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.dangling-link");
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.dangling-link");
         assertTrue(f.get("message").asText().contains(tk.resolve("lib64/libcudnn_graph.so.9").toString())
                 && f.get("message").asText().contains("libcudnn_graph.so.9.5.1"), f.toString());
-        assertTrue(findings(doc, "cudnn.incomplete").isEmpty(), doc.get("findings").toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.incomplete").isEmpty(), doc.get("findings").toString());
     }
 
     /** B1: the real 9.5.1 build (CUDA 12.6) opens libcublasLt.so.12 and libnvrtc.so.12, absent here. */
     @Test
     void missingCublasLtAndNvrtcAreWarnedAboutWithTheirPipPackages() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
         assumeTrue(!Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libcublasLt.so.12")), "this machine has cuBLASLt installed");
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-        JsonNode blas = findings(doc, "cudnn.dependency-missing").stream()
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode blas = RealVerify.findings(doc, "cudnn.dependency-missing").stream()
                 .filter(f -> f.get("message").asText().startsWith("libcublasLt.so.12")).findFirst()
                 .orElseThrow(() -> new AssertionError(doc.get("findings").toString()));
         assertEquals("warn", blas.get("severity").asText());
         assertTrue(blas.get("fix").asText().contains("nvidia-cublas-cu12"), blas.toString());
-        assertTrue(findings(doc, "cudnn.dependency-missing").stream().noneMatch(f -> f.get("message").asText().startsWith("libz")),
+        assertTrue(RealVerify.findings(doc, "cudnn.dependency-missing").stream().noneMatch(f -> f.get("message").asText().startsWith("libz")),
                 "zlib is on this machine: " + doc.get("findings"));
         assertEquals(0, doc.get("exitCode").asInt(), "warnings only: " + doc.get("findings"));
     }

@@ -15,9 +15,6 @@ import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,70 +30,32 @@ class RealLayoutDiagnosisTest {
     @TempDir
     Path tmp;
 
-    static Host host(Map<String, String> extraEnv) {
-        Map<String, String> env = new HashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        env.putAll(extraEnv);
-        return new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(extraEnv));
-    }
-
-    static JsonNode verify(Host host, String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("verify", "--json"));
-        all.addAll(List.of(args));
-        return Cli.run(host, all.toArray(String[]::new)).json();
-    }
-
-    static List<JsonNode> findings(JsonNode doc, String id) {
-        List<JsonNode> out = new ArrayList<>();
-        doc.get("findings").forEach(f -> {
-            if (f.get("id").asText().equals(id)) {
-                out.add(f);
-            }
-        });
-        return out;
-    }
-
-    static JsonNode finding(JsonNode doc, String id) {
-        List<JsonNode> f = findings(doc, id);
-        if (f.isEmpty()) {
-            throw new AssertionError("no finding " + id + " in " + doc.get("findings"));
-        }
-        return f.get(0);
-    }
-
-    private Path toolkit() throws Exception {
-        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
-        Files.createDirectories(tk.resolve("lib64"));
-        RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
-        return tk;
-    }
-
     /** A1: only the full-version files, every soname link gone: a copy, with ldconfig -n as the fix. */
     @Test
     void realFullVersionFilesWithoutSonameLinksAreNoSonameLink() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
         for (String base : CudnnComponents.libraries(9)) {
             Files.delete(lib.resolve(CudnnComponents.linuxSoname(base, 9)));
             Files.delete(lib.resolve("lib" + base + ".so"));
         }
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.no-soname-link");
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.no-soname-link");
         assertEquals("error", f.get("severity").asText());
         assertTrue(f.get("message").asText().contains("libcudnn.so.9.5.1"), f.toString());
         assertTrue(f.get("fix").asText().contains("ldconfig -n " + lib), f.toString());
-        assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
         assertEquals(1, doc.get("exitCode").asInt());
     }
 
     /** A1: the soname link deleted after ldconfig: the exact ln -s. */
     @Test
     void realSonameLinkDeletedIsTheExactLn() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
         Files.delete(lib.resolve("libcudnn.so.9"));
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.no-soname-link");
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.no-soname-link");
         assertTrue(f.get("fix").asText().contains("ln -s libcudnn.so.9.5.1 " + lib.resolve("libcudnn.so.9")), f.toString());
         assertEquals(1, doc.get("exitCode").asInt());
     }
@@ -109,15 +68,15 @@ class RealLayoutDiagnosisTest {
     @Test
     void aRealLibraryFolderTheUserCannotEnterIsUnreadable() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse("root".equals(System.getProperty("user.name")), "root is never denied");
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
         Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
         try {
-            JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-            JsonNode f = finding(doc, "cudnn.unreadable");
+            JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+            JsonNode f = RealVerify.finding(doc, "cudnn.unreadable");
             assertTrue(f.get("message").asText().startsWith(lib + " cannot be opened"), f.toString());
             assertTrue(f.get("fix").asText().startsWith("sudo chmod a+rx " + lib), f.toString());
-            assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+            assertTrue(RealVerify.findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
             assertEquals(1, doc.get("exitCode").asInt());
         } finally {
             Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -127,12 +86,12 @@ class RealLayoutDiagnosisTest {
     /** A3: NVIDIA's real x86_64 build seen from a 64-bit ARM server: wrong-arch, the sbsa archive named, nothing loaded. */
     @Test
     void realX8664LibrariesOnAnArmMachineAreWrongArch() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
         Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "LD_LIBRARY_PATH", lib.toString());
         Host arm = new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.AARCH64, 64, new SystemProcessRunner(env));
-        JsonNode doc = verify(arm, "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.wrong-arch");
+        JsonNode doc = RealVerify.verify(arm, "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.wrong-arch");
         assertTrue(f.get("message").asText().contains("libcudnn.so.9.5.1") && f.get("message").asText().contains("built for x86_64")
                 && f.get("message").asText().contains("this machine is aarch64"), f.toString());
         assertTrue(f.get("fix").asText().contains("cudnn-linux-sbsa-9.5.1.17_cuda12-archive.tar.xz"), f.toString());
@@ -143,21 +102,21 @@ class RealLayoutDiagnosisTest {
     /** A3: a real library whose e_machine says aarch64, on this x86_64 machine; the untouched real build raises nothing. */
     @Test
     void aRealLibraryOfAnotherCpuIsWrongArchAndTheRealBuildIsNot() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
-        JsonNode healthy = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-        assertTrue(findings(healthy, "cudnn.wrong-arch").isEmpty(), healthy.get("findings").toString());
+        JsonNode healthy = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        assertTrue(RealVerify.findings(healthy, "cudnn.wrong-arch").isEmpty(), healthy.get("findings").toString());
         Path main = lib.resolve("libcudnn.so.9.5.1");
         byte[] bytes = Files.readAllBytes(main);
         Files.delete(main); // a hard link to the shared original: change a copy, never the original
         bytes[18] = (byte) 183; // EM_AARCH64
         bytes[19] = 0;
         Files.write(main, bytes);
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
-        JsonNode f = finding(doc, "cudnn.wrong-arch");
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.wrong-arch");
         assertTrue(f.get("message").asText().contains(main.toString()) && f.get("message").asText().contains("aarch64"), f.toString());
         assertTrue(f.get("fix").asText().contains("cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz"), f.toString());
-        assertTrue(findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.load-failed").isEmpty(), doc.get("findings").toString());
     }
 
     /** A6: the only cuDNN is NVIDIA's real library in a conda env: text and JSON both name it; nothing says "none found". */
@@ -168,12 +127,12 @@ class RealLayoutDiagnosisTest {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path env = home.resolve("miniconda3");
         RealCudnn.layOut(9, env.resolve("lib"), env.resolve("include"));
-        Host host = host(Map.of("HOME", home.toString()));
-        JsonNode doc = verify(host, "--cuda-path", tk.toString());
+        Host host = RealVerify.host(Map.of("HOME", home.toString()));
+        JsonNode doc = RealVerify.verify(host, "--cuda-path", tk.toString());
         String path = env.resolve("lib/libcudnn.so.9").toString();
         assertEquals(1, doc.get("copies").size(), doc.get("copies").toString());
         assertEquals(path, doc.get("copies").get(0).get("path").asText());
-        JsonNode said = finding(doc, "cudnn.copies");
+        JsonNode said = RealVerify.finding(doc, "cudnn.copies");
         assertTrue(said.get("message").asText().contains(path) && said.get("message").asText().contains("conda"), said.toString());
         String text = Cli.run(host, "verify", "--cuda-path", tk.toString()).out();
         assertTrue(text.contains("copy      " + path + " (conda, cuDNN 9.5.1"), text);
@@ -188,20 +147,20 @@ class RealLayoutDiagnosisTest {
         Files.createDirectories(tk.resolve("lib64"));
         Path lib = tk.resolve("targets/x86_64-linux/lib");
         RealCudnn.layOut(9, lib, tk.resolve("include"));
-        JsonNode doc = verify(host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
         assertEquals(lib.toString(), doc.get("cudnn").get("runtimeDir").asText(), doc.toString());
-        assertTrue(findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
         assertEquals("9.5.1", doc.get("probe").get("versionString").asText(), doc.get("probe").toString());
     }
 
     /** A14: a healthy real target and an incomplete real copy in a conda env: with --all the count and the exit code agree. */
     @Test
     void realCopyErrorsAreCountedInTheAllSummary() throws Exception {
-        Path tk = toolkit();
+        Path tk = RealVerify.toolkit(tmp);
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path env = Files.createDirectories(home.resolve("miniconda3/lib"));
         Files.copy(RealCudnn.linux(9).resolve("libcudnn.so.9"), env.resolve("libcudnn.so.9")); // the sub-libraries missing
-        Host host = host(Map.of("HOME", home.toString(), "LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
+        Host host = RealVerify.host(Map.of("HOME", home.toString(), "LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
         Cli.Run plain = Cli.run(host, "verify", "--no-probe", "--cuda-path", tk.toString());
         org.junit.jupiter.api.Assumptions.assumeTrue(plain.exit() == 0, "the target is not healthy on this machine: " + plain.out());
         Cli.Run all = Cli.run(host, "verify", "--no-probe", "--all", "--cuda-path", tk.toString());
