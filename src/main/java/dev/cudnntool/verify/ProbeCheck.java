@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.PlatformFiles;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
@@ -164,22 +166,9 @@ public final class ProbeCheck {
         return (target, report) -> afterInstall(host, runner, target, report);
     }
 
-    /**
-     * Whether a child process can open files under {@code dir} by name: only when the path is one of
-     * this machine's files ({@link Path#toFile} works), not one of an in-memory file system's.
-     */
-    static boolean loadableByAProcess(Path dir) {
-        try {
-            dir.toFile();
-            return true;
-        } catch (UnsupportedOperationException e) {
-            return false;
-        }
-    }
-
     static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
         ArchiveName n = report.name();
-        if (n.os() != host.os() || !loadableByAProcess(target.root())) {
+        if (n.os() != host.os() || !PlatformFiles.openableByName(target.root())) {
             return List.of(Finding.info(FindingId.INSTALL_PROBE_SKIPPED, "the installed library was not loaded: "
                     + (n.os() != host.os() ? "it is a " + n.os().label() + " build" : "the target is not on this machine's disks")));
         }

@@ -1,6 +1,7 @@
 package dev.cudnntool.archive.format;
 
-import java.io.File;
+import dev.cudnntool.PlatformFiles;
+
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -14,9 +15,9 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 
 /**
  * A zip's central directory, its entries in the directory's order, on any file system. A file the
- * JDK can open by name ({@link Path#toFile}) is read by {@link java.util.zip.ZipFile}, whose checks
- * the rest of the reading relies on (no encrypted entries, names that are UTF-8); any other
- * ({@code toFile} unsupported: jimfs, a zip inside a zip) by commons-compress over a byte channel,
+ * JDK can open by name ({@link PlatformFiles#openableByName}) is read by {@link java.util.zip.ZipFile},
+ * whose checks the rest of the reading relies on (no encrypted entries, names that are UTF-8); any
+ * other (jimfs, a zip inside a zip) by commons-compress over a byte channel,
  * which is held to the same two rules here. What the file system is never decides anything else:
  * {@link ZipDataOffsets} and {@link ZipEntryInput} read through channels either way.
  */
@@ -31,13 +32,10 @@ public final class ZipDirectory implements AutoCloseable {
 
     /** Reads the central directory of {@code archive}; a structure the reader refuses is a {@link ZipException}. */
     public static ZipDirectory open(Path archive) throws IOException {
-        File file;
-        try {
-            file = archive.toFile();
-        } catch (UnsupportedOperationException notOnDisk) {
+        if (!PlatformFiles.openableByName(archive)) {
             return overChannel(archive);
         }
-        java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file);
+        java.util.zip.ZipFile zip = new java.util.zip.ZipFile(archive.toString());
         return new ZipDirectory(Collections.list(zip.entries()).stream().map(ZipEntry.class::cast)
                 .collect(java.util.stream.Collectors.toCollection(ArrayList::new)), zip);
     }
