@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.Json;
+
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;

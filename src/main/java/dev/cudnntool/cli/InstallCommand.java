@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.InstallView;
+
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.format.ArchiveDigest;

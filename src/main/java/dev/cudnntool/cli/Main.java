@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.Json;
+
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;

@@ -12,4 +12,16 @@ public class OutputOptions {
 
     @Option(names = {"-q", "--quiet"}, description = "Print only errors and the final line; no progress.")
     boolean quiet;
+
+    public boolean json() {
+        return json;
+    }
+
+    public boolean verbose() {
+        return verbose;
+    }
+
+    public boolean quiet() {
+        return quiet;
+    }
 }

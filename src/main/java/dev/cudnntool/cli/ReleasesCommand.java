@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.ReleasesView;
+
 import dev.cudnntool.host.GpuCapability;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit;

@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.RollbackView;
+
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.install.RollbackService;

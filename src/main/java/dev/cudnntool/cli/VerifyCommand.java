@@ -1,5 +1,7 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.cli.view.VerifyView;
+
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.name.CudnnVersion;

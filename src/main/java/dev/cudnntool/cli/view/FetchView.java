@@ -1,4 +1,7 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
@@ -10,12 +13,12 @@ import java.util.Locale;
 import java.util.TreeSet;
 
 /** What {@code cudnn fetch} prints: the JSON document (README, "JSON output") or a line per file. */
-final class FetchView {
+public final class FetchView {
     private FetchView() {
     }
 
-    static int fetched(ToolContext ctx, OutputOptions output, FetchResult r) {
-        if (output.json) {
+    public static int fetched(ToolContext ctx, OutputOptions output, FetchResult r) {
+        if (output.json()) {
             var doc = Json.document("fetch", ExitCode.OK.code());
             doc.put("file", r.file());
             doc.put("url", r.url());
@@ -36,8 +39,8 @@ final class FetchView {
         return ExitCode.OK.code();
     }
 
-    static int list(ToolContext ctx, OutputOptions output, ReleaseFilter f, List<CatalogueEntry> entries) {
-        if (output.json) {
+    public static int list(ToolContext ctx, OutputOptions output, ReleaseFilter f, List<CatalogueEntry> entries) {
+        if (output.json()) {
             var doc = Json.document("fetch", ExitCode.OK.code());
             var filter = doc.putObject("filter");
             filter.put("os", f.os());

@@ -1,4 +1,7 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -7,24 +10,24 @@ import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.name.ArchiveName;
 
 /** What {@code cudnn inspect} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
-final class InspectView {
+public final class InspectView {
     private InspectView() {
     }
 
-    static int show(ToolContext ctx, OutputOptions output, ArchiveName name, ArchiveReport report) {
+    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, ArchiveReport report) {
         ExitCode code = report.acceptable() ? ExitCode.OK : ExitCode.ARCHIVE_REJECTED;
-        if (output.json) {
+        if (output.json()) {
             Json.print(ctx.out(), json(report, code, ctx.catalogue(), name));
         } else {
             Render.archive(ctx.out(), report);
-            Render.findings(ctx.out(), report.findings(), output.verbose);
+            Render.findings(ctx.out(), report.findings(), output.verbose());
             ctx.out().println(code == ExitCode.OK ? "archive is complete and consistent"
                     : "archive rejected (exit " + code.code() + ")");
         }
         return code.code();
     }
 
-    static ObjectNode json(ArchiveReport report, ExitCode code, Catalogue catalogue, ArchiveName name) {
+    public static ObjectNode json(ArchiveReport report, ExitCode code, Catalogue catalogue, ArchiveName name) {
         var doc = Json.document("inspect", code.code());
         Json.put(doc, "archive", report.archive());
         ((ObjectNode) doc.get("archive")).set("catalogue", Json.MAPPER.valueToTree(catalogue.describe(name)));

@@ -1,4 +1,7 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -10,12 +13,12 @@ import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.Preflight;
 
 /** What {@code cudnn install} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
-final class InstallView {
+public final class InstallView {
     private InstallView() {
     }
 
-    static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o) {
-        if (output.json) {
+    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o) {
+        if (output.json()) {
             Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name));
         } else {
             text(ctx, output, dryRun, o);
@@ -23,7 +26,7 @@ final class InstallView {
         return o.exit().code();
     }
 
-    static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name) {
+    public static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name) {
         var doc = Json.document("install", o.exit().code());
         doc.put("dryRun", dryRun);
         doc.put("changed", AlreadyInstalled.changed(o, dryRun));
@@ -52,14 +55,14 @@ final class InstallView {
     }
 
     private static void text(ToolContext ctx, OutputOptions output, boolean dryRun, InstallOutcome o) {
-        if (o.archive() != null && !output.quiet) {
+        if (o.archive() != null && !output.quiet()) {
             Render.archive(ctx.out(), o.archive());
         }
-        if (o.plan() != null && (dryRun || output.verbose)) {
-            Render.plan(ctx.out(), o.plan(), output.verbose);
+        if (o.plan() != null && (dryRun || output.verbose())) {
+            Render.plan(ctx.out(), o.plan(), output.verbose());
         }
-        if (!output.quiet) {
-            Render.findings(ctx.out(), o.findings(), output.verbose);
+        if (!output.quiet()) {
+            Render.findings(ctx.out(), o.findings(), output.verbose());
         }
         (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
                 + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));

@@ -1,4 +1,4 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +10,7 @@ import java.io.PrintWriter;
  * The JSON documents the commands print. Every document starts with {@code command},
  * {@code schemaVersion} (bumped only on an incompatible change), {@code ok} and {@code exitCode}.
  */
-final class Json {
+public final class Json {
     static final int SCHEMA_VERSION = 1;
     static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
@@ -18,7 +18,7 @@ final class Json {
     private Json() {
     }
 
-    static ObjectNode document(String command, int exitCode) {
+    public static ObjectNode document(String command, int exitCode) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("command", command);
         n.put("schemaVersion", SCHEMA_VERSION);
@@ -27,12 +27,12 @@ final class Json {
         return n;
     }
 
-    static ObjectNode put(ObjectNode doc, String field, Object value) {
+    public static ObjectNode put(ObjectNode doc, String field, Object value) {
         doc.set(field, MAPPER.valueToTree(value));
         return doc;
     }
 
-    static void print(PrintWriter out, ObjectNode doc) {
+    public static void print(PrintWriter out, ObjectNode doc) {
         try {
             out.println(MAPPER.writeValueAsString(doc));
         } catch (JsonProcessingException e) {

@@ -1,4 +1,7 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -20,20 +23,20 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /** What {@code cudnn releases} prints: the JSON document (README, "JSON output") or the table, and the exit code. */
-final class ReleasesView {
+public final class ReleasesView {
     private ReleasesView() {
     }
 
-    static int show(ToolContext ctx, OutputOptions output, Listing listing) {
-        if (output.json) {
+    public static int show(ToolContext ctx, OutputOptions output, Listing listing) {
+        if (output.json()) {
             Json.print(ctx.out(), json(listing));
         } else {
-            text(ctx.out(), output.verbose, listing);
+            text(ctx.out(), output.verbose(), listing);
         }
         return ExitCode.OK.code();
     }
 
-    static ObjectNode json(Listing l) {
+    public static ObjectNode json(Listing l) {
         var doc = Json.document("releases", ExitCode.OK.code());
         ReleaseFilter f = l.filter();
         Map<String, Object> filter = new LinkedHashMap<>();

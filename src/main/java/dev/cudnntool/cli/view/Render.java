@@ -1,4 +1,4 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
 
 import dev.cudnntool.Text;
 import dev.cudnntool.Finding;
@@ -12,11 +12,11 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /** Human output: short, aligned, one finding a line with its fix below it. */
-final class Render {
+public final class Render {
     private Render() {
     }
 
-    static void archive(PrintWriter out, ArchiveReport r) {
+    public static void archive(PrintWriter out, ArchiveReport r) {
         var a = r.archive();
         out.println("archive   " + a.fileName());
         out.println("          cuDNN " + a.version() + " for " + a.os().label() + "-" + a.arch().label() + ", CUDA "
@@ -32,7 +32,7 @@ final class Render {
                 + r.entries(EntryRole.LICENSE).size() + " licence");
     }
 
-    static void plan(PrintWriter out, InstallPlan plan, boolean verbose) {
+    public static void plan(PrintWriter out, InstallPlan plan, boolean verbose) {
         out.println("target    " + plan.target().root() + " (" + plan.target().kind().label() + ")");
         out.println("plan      " + plan.count(PlanStep.Action.ADD) + " to add, " + plan.count(PlanStep.Action.REPLACE)
                 + " to replace, " + plan.count(PlanStep.Action.SAME) + " already identical, "
@@ -45,7 +45,7 @@ final class Render {
         }
     }
 
-    static void verify(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+    public static void verify(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
         var p = r.platform();
         out.println("machine   " + p.os().label() + "-" + p.arch().label() + (p.wsl() ? " (WSL)" : "") + ", " + p.jvmBits() + "-bit Java");
         var d = r.driver();
@@ -92,7 +92,7 @@ final class Render {
     }
 
     /** {@code rollback --list}: one install a line, the newest marked. */
-    static void installs(PrintWriter out, List<dev.cudnntool.install.RollbackService.Entry> entries) {
+    public static void installs(PrintWriter out, List<dev.cudnntool.install.RollbackService.Entry> entries) {
         List<List<String>> rows = new java.util.ArrayList<>();
         for (var e : entries) {
             rows.add(List.of(e.id(), dash(e.date()), dash(e.version()), e.state() + (e.newest() ? "*" : ""), dash(e.archive())));
@@ -106,7 +106,7 @@ final class Render {
      * is not padded. Widths come from the values, so a long date (Windows prints 30 characters)
      * or id never pushes the columns after it out of line.
      */
-    static void table(PrintWriter out, List<String> headings, List<List<String>> rows) {
+    public static void table(PrintWriter out, List<String> headings, List<List<String>> rows) {
         int[] width = new int[headings.size()];
         for (int c = 0; c < width.length; c++) {
             width[c] = headings.get(c).length();
@@ -136,7 +136,7 @@ final class Render {
     }
 
     /** rollback: what happened to the search path an install --add-to-path changed. */
-    static void searchPath(PrintWriter out, List<Finding> findings) {
+    public static void searchPath(PrintWriter out, List<Finding> findings) {
         for (Finding f : findings) {
             if (f.is(FindingId.ROLLBACK_SEARCH_PATH)) {
                 out.println("search path: " + Text.oneLine(f.message()));
@@ -144,7 +144,7 @@ final class Render {
         }
     }
 
-    static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+    public static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
         boolean all = r.copies().stream().anyMatch(c -> !c.findings().isEmpty());
         boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET);
         if (r.copies().size() < 2 && !all && !elsewhere) {
@@ -157,7 +157,7 @@ final class Render {
         }
     }
 
-    static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {
+    public static void findings(PrintWriter out, List<Finding> findings, boolean verbose) {
         if (findings.isEmpty()) {
             return;
         }

@@ -1,4 +1,7 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -13,15 +16,15 @@ import java.util.List;
  * What {@code cudnn rollback} prints, for a rollback or a repair ({@link #show}) and for
  * {@code --list} ({@link #list}): the JSON document (README, "JSON output") or the text, and the exit code.
  */
-final class RollbackView {
+public final class RollbackView {
     private RollbackView() {
     }
 
-    static int show(ToolContext ctx, OutputOptions output, boolean dryRun, RollbackOutcome o) {
-        if (output.json) {
+    public static int show(ToolContext ctx, OutputOptions output, boolean dryRun, RollbackOutcome o) {
+        if (output.json()) {
             Json.print(ctx.out(), json(o, dryRun));
         } else {
-            if (dryRun || output.verbose) {
+            if (dryRun || output.verbose()) {
                 for (var s : o.steps()) {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
@@ -33,7 +36,7 @@ final class RollbackView {
         return o.exit().code();
     }
 
-    static ObjectNode json(RollbackOutcome o, boolean dryRun) {
+    public static ObjectNode json(RollbackOutcome o, boolean dryRun) {
         var doc = Json.document("rollback", o.exit().code());
         doc.put("dryRun", dryRun);
         doc.put("changed", AlreadyInstalled.changed(o, dryRun));
@@ -46,8 +49,8 @@ final class RollbackView {
         return doc;
     }
 
-    static int list(ToolContext ctx, OutputOptions output, InstallTarget t, List<RollbackService.Entry> entries) {
-        if (output.json) {
+    public static int list(ToolContext ctx, OutputOptions output, InstallTarget t, List<RollbackService.Entry> entries) {
+        if (output.json()) {
             var doc = Json.document("rollback", 0);
             doc.put("target", t.root().toString());
             Json.put(doc, "installs", entries);

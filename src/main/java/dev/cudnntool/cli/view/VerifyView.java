@@ -1,25 +1,28 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
+
+import dev.cudnntool.cli.ToolContext;
+import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.verify.VerifyReport;
 
 /** What {@code cudnn verify} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
-final class VerifyView {
+public final class VerifyView {
     private VerifyView() {
     }
 
-    static int show(ToolContext ctx, OutputOptions output, VerifyReport r) {
+    public static int show(ToolContext ctx, OutputOptions output, VerifyReport r) {
         ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
-        if (output.json) {
+        if (output.json()) {
             Json.print(ctx.out(), json(r, code));
         } else {
-            Render.verify(ctx.out(), r, output.verbose);
+            Render.verify(ctx.out(), r, output.verbose());
         }
         return code.code();
     }
 
-    static ObjectNode json(VerifyReport r, ExitCode code) {
+    public static ObjectNode json(VerifyReport r, ExitCode code) {
         var doc = Json.document("verify", code.code());
         Json.put(doc, "platform", r.platform());
         Json.put(doc, "driver", r.driver());

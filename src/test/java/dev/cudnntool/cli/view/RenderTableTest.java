@@ -1,4 +1,4 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.cli.view;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
