@@ -21,7 +21,8 @@ mkdir "$tmp/un packed" "$tmp/path"
 tar -xzf "$tarball" -C "$tmp/un packed"
 image="$tmp/un packed/cudnn-tool-$version"
 for f in bin/cudnn-install bin/cudnn-verify bin/cudnn-rollback lib/cudnn-tool.jar runtime/bin/java \
-         runtime/lib/server/classes.jsa README.md LICENSE; do
+         runtime/lib/server/classes.jsa README.md LICENSE share/man/man1/cudnn.1 share/man/man1/cudnn-install.1 \
+         share/bash-completion/completions/cudnn share/zsh/site-functions/_cudnn; do
   [ -e "$image/$f" ] || { echo "dist-test: the image lacks $f" >&2; exit 1; }
 done
 

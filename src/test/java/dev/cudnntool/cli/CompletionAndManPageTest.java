@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 21 item 4: {@code cudnn completion bash|zsh}, and the man pages and scripts the build writes. */
@@ -81,5 +83,37 @@ class CompletionAndManPageTest {
         }
         assertEquals(Cli.run(linux(), "completion", "bash").out(), Files.readString(dir.resolve("completion/cudnn.bash")));
         assertTrue(Files.readString(dir.resolve("completion/cudnn.zsh")).startsWith(CompletionCommand.ZSH_PREAMBLE));
+    }
+
+    @Test
+    void theTroffPagesHoldEveryOptionAndGroffReadsThemWithoutAWarning() throws Exception {
+        GenerateDocs.main(new String[] {dir.toString(), "9.9.9"});
+        CommandLine model = GenerateDocs.model();
+        for (String command : CudnnCommand.SUBCOMMANDS.keySet()) {
+            Path page = dir.resolve("man/man1/cudnn-" + command + ".1");
+            String text = Files.readString(page);
+            assertTrue(text.startsWith(".TH \"CUDNN-" + command.toUpperCase(java.util.Locale.ROOT) + "\" 1 "), text);
+            assertTrue(text.contains("\"cudnn-tool 9.9.9\""), "the version given");
+            assertTrue(text.contains(".nh\n"), "identifiers are never hyphenated");
+            for (OptionSpec o : model.getSubcommands().get(command).getCommandSpec().options()) {
+                if (!o.hidden()) {
+                    assertTrue(text.contains("\\fB" + RoffManPages.escape(o.longestName()) + "\\fR"), command + " " + o.longestName());
+                }
+            }
+            assertTrue(text.contains(".SH EXAMPLES\n.nf\n"), command + " has its examples");
+            for (String line : text.split("\n")) {
+                assertTrue(!line.startsWith(".") || line.matches("\\.(TH|SH|TP|PP|nf|fi|nh|ad) ?.*"), command + ": stray request " + line);
+            }
+            Path groff = Path.of("/usr/bin/groff");
+            if (Files.isExecutable(groff)) {
+                Process p = new ProcessBuilder(groff.toString(), "-man", "-Tutf8", "-ww", "-z", page.toString())
+                        .redirectErrorStream(true).start();
+                String warnings = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(0, p.waitFor());
+                assertEquals("", warnings, command);
+            }
+        }
+        String root = Files.readString(dir.resolve("man/man1/cudnn.1"));
+        assertTrue(root.contains(".SH COMMANDS") && root.contains(".SH EXIT CODES AND EXAMPLES") && root.contains("\\fBinstall\\fR") && root.contains("Exit codes: 0 ok"), root);
     }
 }

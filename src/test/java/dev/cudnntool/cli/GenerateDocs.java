@@ -17,8 +17,9 @@ import picocli.codegen.docgen.manpage.ManPageGenerator;
  * picocli's own tools from the same command model as the help ({@link Main#commandLine}).
  *
  * <p>Usage: {@code GenerateDocs TARGET-FOLDER [VERSION]}; writes {@code man/cudnn.adoc} and
- * {@code man/cudnn-COMMAND.adoc} (asciidoc, doctype manpage: picocli writes no troff; {@code asciidoctor -b manpage}
- * turns them into {@code .1} files) and {@code completion/cudnn.bash}, {@code completion/cudnn.zsh}.
+ * {@code man/cudnn-COMMAND.adoc} (picocli's AsciiDoc), the same pages in troff as {@code man/man1/cudnn.1} and
+ * {@code man/man1/cudnn-COMMAND.1} ({@link RoffManPages}; what the image ships), and {@code completion/cudnn.bash},
+ * {@code completion/cudnn.zsh}.
  */
 public final class GenerateDocs {
     private GenerateDocs() {
@@ -40,10 +41,23 @@ public final class GenerateDocs {
         if (failed != 0) {
             throw new IOException("picocli's ManPageGenerator failed (" + failed + ") writing into " + man);
         }
+        Path man1 = Files.createDirectories(man.resolve("man1"));
+        String version = model.getCommandSpec().version().length > 0 ? model.getCommandSpec().version()[0] : "cudnn-tool";
+        writePages(model, man1, version, System.getProperty("cudnn.docs.date", "2026-01-01"));
         Path completion = Files.createDirectories(target.resolve("completion"));
         for (CompletionCommand.Shell shell : CompletionCommand.Shell.values()) {
             Files.writeString(completion.resolve("cudnn." + shell.name()), CompletionCommand.script(shell, model),
                     StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void writePages(CommandLine command, Path man1, String version, String date) throws IOException {
+        Files.writeString(man1.resolve(command.getCommandSpec().qualifiedName("-") + ".1"),
+                RoffManPages.page(command, version, date), StandardCharsets.UTF_8);
+        for (java.util.Map.Entry<String, CommandLine> e : command.getSubcommands().entrySet()) {
+            if (e.getKey().equals(e.getValue().getCommandName())) {
+                writePages(e.getValue(), man1, version, date);
+            }
         }
     }
 
