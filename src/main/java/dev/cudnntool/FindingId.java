@@ -57,6 +57,7 @@ public enum FindingId {
     INSTALL_TARGET_NOT_WRITABLE("install.target-not-writable", "(dry run) the real run would stop with exit 5", ERROR),
     INSTALL_FILE_IN_USE("install.file-in-use", "(dry run) a file to replace is held open by a running program", ERROR),
     INSTALL_OTHER_MAJOR_KEPT("install.other-major-kept", "runtime libraries of another major stay", INFO),
+    INSTALL_PACKAGE_OWNED("install.package-owned", "cuDNN files the install would replace belong to dpkg, rpm, pip or conda", ERROR),
     INSTALL_DOWNGRADE("install.downgrade", "the archive is older than the cuDNN it replaces in the target", WARN),
     INSTALL_FAILED("install.failed", "the install failed (exit 6)", ERROR),
     INSTALL_ROLLBACK_FAILED("install.rollback-failed", "the install failed and undoing it failed too (exit 7)", ERROR),

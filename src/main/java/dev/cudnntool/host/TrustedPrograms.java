@@ -15,7 +15,8 @@ import java.util.Optional;
  * {@code /sbin} or {@code /usr/sbin}, a regular file owned by root; {@code nvidia-smi}: the driver's
  * own folders ({@code /usr/bin}, {@code /usr/sbin}, {@code /bin}, WSL's {@code /usr/lib/wsl/lib};
  * Windows {@code %SystemRoot%\System32} and {@code C:\Program Files\NVIDIA Corporation\NVSMI});
- * {@code nvcc}: the {@code bin} of the toolkit it describes. Each must be a regular file (a link is
+ * {@code nvcc}: the {@code bin} of the toolkit it describes; {@code rpm} (asked who owns a cuDNN copy):
+ * {@code /usr/bin} or {@code /bin}. Each must be a regular file (a link is
  * judged by the file it leads to) that neither its group nor others may write, and, where the file
  * system tells owners by number ({@code unix:uid}), owned by root ({@code nvcc}: by root or by the
  * owner of the toolkit's folder). The probe child is this process's own Java, by absolute path.
@@ -29,11 +30,27 @@ public final class TrustedPrograms {
     /** The folders the NVIDIA driver puts nvidia-smi into on Linux (WSL's own is added in WSL). */
     public static final List<String> NVIDIA_SMI_DIRS = List.of("/usr/bin", "/usr/sbin", "/bin");
     static final String WSL_DIR = "/usr/lib/wsl/lib";
+    /** The folders rpm is taken from, in order. */
+    public static final List<String> RPM_DIRS = List.of("/usr/bin", "/bin");
 
     /** ldconfig from /sbin or /usr/sbin, if one there can be trusted. */
     public static Optional<Path> ldconfig(Host host) {
         for (String d : LDCONFIG_DIRS) {
             Path p = host.path(d, "ldconfig");
+            if (untrusted(p, true, null) == null) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** rpm from /usr/bin or /bin, if one there can be trusted (root's, not writable by others). */
+    public static Optional<Path> rpm(Host host) {
+        if (host.windows()) {
+            return Optional.empty();
+        }
+        for (String d : RPM_DIRS) {
+            Path p = host.path(d, "rpm");
             if (untrusted(p, true, null) == null) {
                 return Optional.of(p);
             }

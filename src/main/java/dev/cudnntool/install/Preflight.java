@@ -36,7 +36,8 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
                         InstallTarget target, List<LibrarySearchCheck.CudnnCopy> otherCopies, List<Finding> findings) {
 
     public static final Set<FindingId> FORCIBLE = Set.of(FindingId.PLATFORM_MISMATCH, FindingId.DRIVER_TOO_OLD, FindingId.DRIVER_FAILED,
-            FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING);
+            FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING,
+            FindingId.INSTALL_PACKAGE_OWNED);
 
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
         List<Finding> findings = new ArrayList<>();
@@ -69,6 +70,9 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         }
         if (target != null) {
             findings.addAll(downgrade(target, archive));
+            if (platformOk) {
+                findings.addAll(PackageOwned.check(host, target, archive));
+            }
         }
         if (force) {
             findings = findings.stream().map(f -> FORCIBLE.stream().anyMatch(f::is) ? f.forced() : f).toList();

@@ -9,6 +9,7 @@ import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.PeFile;
@@ -56,14 +57,20 @@ public final class VerifyService {
         Path runtime = r.cudnn() != null ? r.cudnn().runtimeDir() : null;
         List<CudnnCopy> copies = r.copies() != null && !r.copies().isEmpty() ? r.copies() // found while the probe ran
                 : CopyFinder.find(host, runtime, r.toolkitsFound() == null ? List.of() : r.toolkitsFound());
-        List<Finding> findings = new ArrayList<>(r.findings());
+        copies = CopyOwners.attach(host, copies);
+        // A target a package manager answers for (verify --prefix /usr, a conda env's toolkit) is fixed with its command.
+        Owner targetOwner = copies.stream().filter(c -> c.origin() == CudnnCopy.Origin.TARGET).map(CudnnCopy::owner).findFirst()
+                .orElse(Owner.NONE);
+        List<Finding> targetFindings = CopyOwners.ownersFixes(r.findings(), targetOwner);
+        List<Finding> findings = new ArrayList<>(targetFindings);
         findings.addAll(CopyFinder.findings(host, copies));
         findings.addAll(LoaderPath.environmentFindings(host));
         boolean ok = r.ok();
         if (all) {
             List<CudnnCopy> diagnosed = new ArrayList<>();
             for (CudnnCopy copy : copies) {
-                List<Finding> f = copy.origin() == CudnnCopy.Origin.TARGET ? r.findings() : diagnose(copy);
+                List<Finding> f = copy.origin() == CudnnCopy.Origin.TARGET ? targetFindings
+                        : CopyOwners.ownersFixes(diagnose(copy), copy.owner());
                 ok &= !Finding.anyError(f);
                 diagnosed.add(copy.withFindings(f));
             }

@@ -130,4 +130,32 @@ class VerifyCopiesCliTest {
         assertTrue(run.out().contains("verify: 3 problem(s) found (3 in other cuDNN copies, listed under them) (exit 1)"), run.out());
         assertEquals(1, Cli.run(host, "verify", "--no-probe", "--all", "--json").json().get("exitCode").asInt());
     }
+
+    /** #19 items 19 and 5: each copy names its owner; a broken copy pip owns is fixed with pip, never cudnn-install. */
+    @Test
+    void ownersInJsonAndTextAndTheOwnersOwnFix() throws Exception {
+        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
+        String site = "/home/me/venv/lib/python3.11/site-packages";
+        java.nio.file.Path lib = fs.getPath(site, "nvidia/cudnn/lib");
+        CopyFinderTest.lib(lib, "libcudnn.so.9", "libcudnn.so.9");
+        TestHosts.write(fs.getPath(site, "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"), "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n");
+        TestHosts.write(fs.getPath(site, "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"), "Name: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
+        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "VIRTUAL_ENV", "/home/me/venv",
+                "PATH", "/usr/bin"), new dev.cudnntool.testing.FakeRunner());
+        JsonNode doc = Cli.run(host, "verify", "--no-probe", "--all", "--json").json();
+        JsonNode copy = doc.get("copies").get(0);
+        assertEquals("pip", copy.get("owner").get("kind").asText(), copy.toString());
+        assertEquals("nvidia-cudnn-cu12", copy.get("owner").get("name").asText());
+        assertEquals("9.1.0.70", copy.get("owner").get("version").asText());
+        boolean anyFix = false;
+        for (JsonNode f : copy.get("findings")) {
+            String fix = f.path("fix").asText();
+            assertFalse(fix.contains("with cudnn-install"), f.toString());
+            anyFix |= fix.contains("pip install --force-reinstall --no-deps nvidia-cudnn-cu12==9.1.0.70");
+        }
+        assertTrue(anyFix, "the incomplete wheel is fixed with pip: " + copy.get("findings"));
+        String text = Cli.run(host, "verify", "--no-probe").out();
+        assertTrue(text.contains("owned by the pip package nvidia-cudnn-cu12 9.1.0.70"), text);
+    }
 }

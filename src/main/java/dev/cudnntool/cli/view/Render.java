@@ -152,7 +152,9 @@ public final class Render {
         }
         for (var c : r.copies()) {
             out.println("copy      " + Text.oneLine(String.valueOf(c.path())) + " (" + c.origin().label() + (c.version() == null ? "" : ", cuDNN " + c.version())
-                    + (c.winsByName() ? ", what programs get by name" : "") + ")");
+                    + (c.winsByName() ? ", what programs get by name" : "")
+                    + (c.owner() != null && c.owner().kind() != dev.cudnntool.host.owner.Owner.Kind.NONE
+                    ? ", owned by " + Text.oneLine(c.owner().describe()) : "") + ")");
             findings(out, c.findings(), verbose);
         }
     }

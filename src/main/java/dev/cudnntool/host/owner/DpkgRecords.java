@@ -1,0 +1,111 @@
+package dev.cudnntool.host.owner;
+
+import dev.cudnntool.BoundedFiles;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * dpkg's own records: {@code /var/lib/dpkg/info/<package>[:<arch>].list} (every path the package
+ * installed, one per line) and {@code /var/lib/dpkg/status} (each package's version). Only the lists
+ * of packages whose name holds "cudnn" are read (NVIDIA's {@code libcudnn9-cuda-12}, Debian's
+ * {@code nvidia-cudnn}, …): a cuDNN library another package ships is not told apart from an unowned
+ * one. Hostile input: at most {@value #MAX_LISTS} lists of {@link BoundedFiles#TEXT} each, a status
+ * file of {@link BoundedFiles#DOCUMENT} at most; names and versions must look like dpkg's.
+ */
+final class DpkgRecords {
+    static final int MAX_LISTS = 256;
+    private final Path info;
+    private final Path status;
+    private Map<String, String> packageOfPath;
+    private Map<String, String> versions;
+
+    DpkgRecords(Path dpkgRoot) {
+        this.info = dpkgRoot.resolve("info");
+        this.status = dpkgRoot.resolve("status");
+    }
+
+    boolean present() {
+        return Files.isDirectory(info);
+    }
+
+    /** The owner of {@code path} (as written, or its real path), if a cuDNN package lists it. */
+    Optional<Owner> ownerOf(List<String> paths) {
+        if (packageOfPath == null) {
+            packageOfPath = readLists();
+        }
+        for (String p : paths) {
+            String pkg = packageOfPath.get(p);
+            if (pkg != null) {
+                return Optional.of(new Owner(Owner.Kind.DPKG, pkg, versions().get(pkg), null));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Map<String, String> readLists() {
+        Map<String, String> out = new HashMap<>();
+        List<Path> lists = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(info, "*cudnn*.list")) {
+            for (Path p : ds) {
+                if (lists.size() >= MAX_LISTS) {
+                    break;
+                }
+                lists.add(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            return out;
+        }
+        lists.sort(null);
+        for (Path list : lists) {
+            String file = list.getFileName().toString();
+            String pkg = PackageNames.name(file.substring(0, file.length() - ".list".length()).replaceFirst(":[a-z0-9]+$", ""));
+            if (pkg == null) {
+                continue;
+            }
+            try {
+                for (String line : BoundedFiles.readLines(list, BoundedFiles.TEXT)) {
+                    if (line.startsWith("/") && line.length() < 4096) {
+                        out.putIfAbsent(line, pkg);
+                    }
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // an unreadable or oversized list names nothing
+            }
+        }
+        return out;
+    }
+
+    private Map<String, String> versions() {
+        if (versions != null) {
+            return versions;
+        }
+        versions = new HashMap<>();
+        List<String> lines;
+        try {
+            lines = BoundedFiles.readLines(status, BoundedFiles.DOCUMENT);
+        } catch (IOException | RuntimeException e) {
+            return versions;
+        }
+        String pkg = null;
+        for (String line : lines) {
+            if (line.isEmpty()) {
+                pkg = null;
+            } else if (line.startsWith("Package: ")) {
+                pkg = PackageNames.name(line.substring(9));
+            } else if (line.startsWith("Version: ") && pkg != null && pkg.contains("cudnn")) {
+                String v = PackageNames.version(line.substring(9));
+                if (v != null) {
+                    versions.putIfAbsent(pkg, v);
+                }
+            }
+        }
+        return versions;
+    }
+}

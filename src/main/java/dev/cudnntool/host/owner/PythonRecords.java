@@ -1,0 +1,145 @@
+package dev.cudnntool.host.owner;
+
+import dev.cudnntool.BoundedFiles;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * pip's records: each {@code <site-packages>/<name>-<version>.dist-info/RECORD} lists, as CSV, every
+ * file the wheel installed, relative to the site-packages folder. The RECORDs of cuDNN's own wheels
+ * are read first, then the frameworks', then the rest, within a budget of {@value #BUDGET} bytes per
+ * site-packages; at most {@value #MAX_DIST_INFOS} dist-info folders. Name and version come from
+ * {@code METADATA} (header only), else from the folder's name; both must look like a package's.
+ */
+final class PythonRecords {
+    static final int MAX_DIST_INFOS = 5000;
+    static final long BUDGET = 256L << 20;
+    static final long RECORD_MAX = 32L << 20;
+
+    private PythonRecords() {
+    }
+
+    /** The site-packages (or dist-packages) folder {@code file} lies in, at most six levels up. */
+    static Optional<Path> siteOf(Path file) {
+        Path p = file.getParent();
+        for (int i = 0; p != null && i < 6; i++, p = p.getParent()) {
+            Path name = p.getFileName();
+            if (name != null && (name.toString().equalsIgnoreCase("site-packages") || name.toString().equals("dist-packages"))) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static Optional<Owner> ownerOf(Path site, Path file) {
+        String rel = relative(site, file);
+        if (rel == null) {
+            return Optional.empty();
+        }
+        List<Path> infos = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(site, "*.dist-info")) {
+            for (Path p : ds) {
+                if (infos.size() >= MAX_DIST_INFOS) {
+                    break;
+                }
+                infos.add(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        infos.sort(Comparator.comparingInt((Path p) -> PackageNames.priority(p.getFileName().toString()))
+                .thenComparing(p -> p.getFileName().toString()));
+        long spent = 0;
+        for (Path info : infos) {
+            Path record = info.resolve("RECORD");
+            try {
+                if (!BoundedFiles.isRegularFile(record)) {
+                    continue;
+                }
+                long size = Files.size(record);
+                if (size > RECORD_MAX || spent + size > BUDGET) {
+                    continue;
+                }
+                spent += size;
+                for (String line : BoundedFiles.readLines(record, RECORD_MAX)) {
+                    if (rel.equals(firstField(line))) {
+                        return Optional.of(named(info, site));
+                    }
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // an unreadable RECORD names nothing
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file as RECORD writes it: relative, with forward slashes; null when it is not inside. */
+    static String relative(Path base, Path file) {
+        if (!file.startsWith(base)) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        for (Path part : base.relativize(file)) {
+            parts.add(part.toString());
+        }
+        return String.join("/", parts);
+    }
+
+    /** The first CSV field (RECORD quotes a path holding a comma or a quote). */
+    static String firstField(String line) {
+        if (!line.startsWith("\"")) {
+            int comma = line.indexOf(',');
+            return comma < 0 ? line : line.substring(0, comma);
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '"') {
+                if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    b.append('"');
+                    i++;
+                } else {
+                    return b.toString();
+                }
+            } else {
+                b.append(c);
+            }
+        }
+        return null; // unterminated: not a path
+    }
+
+    private static Owner named(Path info, Path site) {
+        String name = null;
+        String version = null;
+        try {
+            for (String line : BoundedFiles.readLines(info.resolve("METADATA"), BoundedFiles.TEXT)) {
+                if (line.isEmpty()) {
+                    break; // the header ends; the description follows
+                }
+                if (line.startsWith("Name: ") && name == null) {
+                    name = PackageNames.name(line.substring(6));
+                } else if (line.startsWith("Version: ") && version == null) {
+                    version = PackageNames.version(line.substring(9));
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // no METADATA: the folder's name says it
+        }
+        String folder = info.getFileName().toString();
+        folder = folder.substring(0, folder.length() - ".dist-info".length());
+        int dash = folder.indexOf('-');
+        if (name == null) {
+            name = PackageNames.name(dash < 0 ? folder : folder.substring(0, dash).replace('_', '-'));
+        }
+        if (version == null && dash >= 0) {
+            version = PackageNames.version(folder.substring(dash + 1));
+        }
+        return new Owner(Owner.Kind.PIP, name == null ? "?" : name, version, site.toString());
+    }
+}

@@ -1,0 +1,91 @@
+package dev.cudnntool.verify;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.owner.Owner;
+import dev.cudnntool.host.owner.Owners;
+import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.install.state.StateFolder;
+import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.install.state.StateReader;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The owner of each copy (#19 item 19): this tool when an install record in a state folder above the
+ * copy lists the file; else the package manager whose records list it ({@link Owners}); else none.
+ * And the rule that follows from it: a fix never says "reinstall with cudnn-install" for files a
+ * package manager answers for; it gives that manager's own command.
+ */
+final class CopyOwners {
+    /** How far above a copy's folder a state folder is looked for (lib64, targets/x86_64-linux/lib, bin/12.6/x64). */
+    static final int STATE_LEVELS = 4;
+
+    private CopyOwners() {
+    }
+
+    static List<CudnnCopy> attach(Host host, List<CudnnCopy> copies) {
+        Owners owners = new Owners(host);
+        List<CudnnCopy> out = new ArrayList<>();
+        for (CudnnCopy c : copies) {
+            Path lib = host.path(c.path());
+            out.add(c.withOwner(installedByTool(host, lib) ? Owner.TOOL : owners.of(lib)));
+        }
+        return out;
+    }
+
+    /** An install record of this tool lists {@code lib} (as written or as its real file). */
+    static boolean installedByTool(Host host, Path lib) {
+        Path dir = lib.getParent();
+        for (int i = 0; dir != null && i < STATE_LEVELS; i++, dir = dir.getParent()) {
+            if (!Files.isDirectory(dir.resolve(StateFolder.NAME), LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try {
+                StateReader reader = new StateReader(InstallTarget.prefix(dir, host.os()));
+                StatePaths paths = reader.paths();
+                for (InstallRecord r : reader.records()) {
+                    for (InstallRecord.InstalledFile f : r.installed() == null ? List.<InstallRecord.InstalledFile>of() : r.installed()) {
+                        Path p = paths.resolve(f.path());
+                        if (host.samePath(p, lib) || sameFile(p, lib)) {
+                            return true;
+                        }
+                    }
+                }
+            } catch (RuntimeException damagedOrUnreadable) {
+                // a damaged state folder is verify's own finding; it proves no ownership
+            }
+            return false;
+        }
+        return false;
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Findings about a copy owned by a package manager, with every cudnn-install fix replaced by the owner's command. */
+    static List<Finding> ownersFixes(List<Finding> findings, Owner owner) {
+        if (owner == null || !owner.packageManager()) {
+            return findings;
+        }
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.fix() != null && f.fix().contains("cudnn-install")) {
+                out.add(new Finding(f.id(), f.severity(), f.message(), "these files belong to " + owner.describe()
+                        + ", so put them back with its own command (not cudnn-install): " + owner.reinstallCommand()));
+            } else {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}
