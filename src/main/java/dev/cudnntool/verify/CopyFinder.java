@@ -30,7 +30,7 @@ import java.util.Optional;
  * (site-packages/nvidia/cudnn, torch/lib), conda environments, and folders on PATH or
  * LD_LIBRARY_PATH. Says which one a program loading cuDNN by name gets, and which one PyTorch
  * loads. Roots come from the host's environment (HOME, USERPROFILE, APPDATA, LOCALAPPDATA,
- * VIRTUAL_ENV, CONDA_PREFIX), so tests inject them.
+ * VIRTUAL_ENV, CONDA_PREFIX) and the current folder (a project's {@code .venv}), so tests inject them.
  */
 public final class CopyFinder {
     private static final List<String> CONDA_ROOTS = List.of("miniconda3", "anaconda3", "miniforge3", "mambaforge");
@@ -223,6 +223,7 @@ public final class CopyFinder {
     static List<Path> sitePackages(Host host) {
         List<Path> out = new ArrayList<>();
         List<Path> envs = new ArrayList<>(condaEnvs(host));
+        envs.addAll(0, projectVenvs(host));
         String venv = host.env("VIRTUAL_ENV");
         if (venv != null) {
             envs.add(0, host.path(venv));
@@ -258,6 +259,31 @@ public final class CopyFinder {
             for (Path py : children(host.path(root), "python3*")) {
                 add(out, py.resolve("site-packages"));
                 add(out, py.resolve("dist-packages"));
+            }
+        }
+        return out;
+    }
+
+    /** How many folders up from the current one a project's {@code .venv} is looked for. */
+    static final int PROJECT_LEVELS = 6;
+
+    /**
+     * #19 A15: a project's virtual environment that is not activated: {@code .venv} (python -m venv .venv,
+     * uv's and poetry's in-project environment) in the current folder or one of its parents, as uv finds
+     * it; only a folder with the {@code pyvenv.cfg} every virtual environment has.
+     */
+    static List<Path> projectVenvs(Host host) {
+        List<Path> out = new ArrayList<>();
+        Path dir;
+        try {
+            dir = host.currentDir();
+        } catch (RuntimeException e) {
+            return out;
+        }
+        for (int i = 0; dir != null && i < PROJECT_LEVELS; i++, dir = dir.getParent()) {
+            Path venv = dir.resolve(".venv");
+            if (Files.isRegularFile(venv.resolve("pyvenv.cfg"))) {
+                out.add(venv);
             }
         }
         return out;
