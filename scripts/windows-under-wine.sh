@@ -311,4 +311,25 @@ mkdir -p "$plant/bin" && cp "$plant/java.exe" "$plant/bin/java.exe"
 ) || exit 1
 say "ok: the image's launchers run runtime\\bin\\java.exe beside them, before JAVA, JAVA_HOME and PATH"
 
+# ---- 9. NVIDIA's .exe installer layout (#19 B21): %ProgramFiles%\NVIDIA\CUDNN\v<M.m>\{bin,include,lib}\<CUDA>\[x64]
+# The real 8.9.7 DLLs stand where NVIDIA's cuDNN 9 installer puts its files (the layout is the same for any
+# release): one folder for the toolkit's CUDA 12.3, one for 11.8. verify finds both as copies (origin
+# installer), names the one for the toolkit with its PATH line and CMake hints, and says when it is on PATH.
+inst="$C/Program Files/NVIDIA/CUDNN/v8.9"
+mkdir -p "$inst/bin/12.3/x64" "$inst/bin/11.8/x64" "$inst/include/12.3" "$inst/lib/12.3/x64"
+cp "$dlls"/cudnn*64_8.dll "$inst/bin/12.3/x64/"
+cp "$dlls/cudnn64_8.dll" "$inst/bin/11.8/x64/"
+printf '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n' > "$inst/include/12.3/cudnn_version.h"
+echo '!<arch>' > "$inst/lib/12.3/x64/cudnn.lib"
+I12='C:\Program Files\NVIDIA\CUDNN\v8.9\bin\12.3\x64'
+installer_ok='any(c["origin"] == "installer" and c["path"] == r"'"$I12"'\cudnn64_8.dll" for c in d["copies"])
+ and any(c["origin"] == "installer" and c["path"].endswith(r"\bin\11.8\x64\cudnn64_8.dll") for c in d["copies"])
+ and any(f["id"] == "cudnn.installer" and r"for the toolkit'"'"'s CUDA 12.3 use '"$I12"'" in f["message"]
+         and r"-DCUDNN_LIBRARY=\"C:\Program Files\NVIDIA\CUDNN\v8.9\lib\12.3\x64\cudnn.lib\"" in f["message"] for f in d["findings"])'
+run 1 installer-layout "$T" verify --no-probe --json
+check installer-layout "$installer_ok"' and any(f["id"] == "cudnn.installer" and "not on PATH" in f["message"] for f in d["findings"])'
+WINEPATH="$I12" run 1 installer-layout-on-path "$T" verify --no-probe --json
+check installer-layout-on-path "$installer_ok"' and any(f["id"] == "cudnn.installer" and "(on PATH)" in f["message"] for f in d["findings"])'
+say "ok: NVIDIA's installer layout found, matched to the toolkit's CUDA 12.3, with its PATH line and CMake hints"
+
 say "all Windows checks passed in $(( $(date +%s) - start )) s"

@@ -72,6 +72,9 @@ public final class CopyFinder {
             places.add(new Place(host.windows() ? env.resolve("Library").resolve("bin") : env.resolve("lib"), CudnnCopy.Origin.CONDA,
                     host.windows() ? env.resolve("Library").resolve("include") : env.resolve("include")));
         }
+        for (WindowsInstallerLayout.Folder f : WindowsInstallerLayout.folders(host)) {
+            places.add(new Place(f.bin(), CudnnCopy.Origin.INSTALLER, f.include()));
+        }
         for (Path p : host.windows() ? SearchPath.entries(host, host.env("PATH")) : SearchPath.libraryPath(host)) {
             places.add(new Place(p, CudnnCopy.Origin.PATH, p.getParent() == null ? null : p.getParent().resolve("include")));
         }

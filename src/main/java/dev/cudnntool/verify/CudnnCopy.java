@@ -27,7 +27,7 @@ public record CudnnCopy(String path, @JsonIgnore int major, String version, Orig
 
     /** How the copy got onto the machine. */
     public enum Origin {
-        TOOLKIT, SYSTEM, PIP, CONDA, PATH, TARGET;
+        TOOLKIT, SYSTEM, PIP, CONDA, PATH, TARGET, INSTALLER;
 
         @JsonValue
         public String label() {

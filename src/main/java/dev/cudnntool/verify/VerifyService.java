@@ -64,6 +64,7 @@ public final class VerifyService {
         List<Finding> targetFindings = CopyOwners.ownersFixes(r.findings(), targetOwner);
         List<Finding> findings = new ArrayList<>(targetFindings);
         findings.addAll(CopyFinder.findings(host, copies));
+        findings.addAll(WindowsInstallerLayout.findings(host, r.toolkit()));
         findings.addAll(LoaderPath.environmentFindings(host));
         boolean ok = r.ok();
         if (all) {
