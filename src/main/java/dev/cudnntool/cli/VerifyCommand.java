@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
                 "    cudnn verify",
                 "  Fail (exit 1) unless cuDNN 9.5.1 is there and loads, for a script:",
                 "    cudnn verify --expect 9.5.1 --json",
-                "  Diagnose every copy of cuDNN found, for the \"which one does PyTorch load\" question:",
-                "    cudnn verify --all"})
+                "  Diagnose every copy found (which one does PyTorch load?), as Markdown for a bug report:",
+                "    cudnn verify --all --report > cudnn-report.md"})
 public class VerifyCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -33,6 +33,10 @@ public class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--all", description = "Diagnose every cuDNN copy found on the machine, not only the target.")
     boolean all;
+
+    @Option(names = "--report", description = "Print Markdown to paste into a bug report: machine, driver, GPUs, toolkits,"
+            + " every copy and its owner, what loads by name, the findings, and only the search variables.")
+    boolean report;
 
     @Mixin
     TargetOptions target;
@@ -48,7 +52,7 @@ public class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         CudnnVersion expected = expected();
         VerifyReport r = ctx.services().verify(!noProbe).verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all);
-        return VerifyView.show(ctx, output, r);
+        return VerifyView.show(ctx, output, r, report);
     }
 
     /** --expect as a version, null without it. */

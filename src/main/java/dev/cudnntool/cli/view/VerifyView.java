@@ -13,9 +13,20 @@ public final class VerifyView {
     }
 
     public static int show(ToolContext ctx, OutputOptions output, VerifyReport r) {
+        return show(ctx, output, r, false);
+    }
+
+    /** @param report {@code --report}: Markdown for a bug report instead of the text (with --json: its {@code report} field) */
+    public static int show(ToolContext ctx, OutputOptions output, VerifyReport r, boolean report) {
         ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
         if (output.json()) {
-            Json.print(ctx.out(), json(r, code));
+            ObjectNode doc = json(r, code);
+            if (report) {
+                doc.put("report", ReportView.markdown(ctx.host(), r, code.code()));
+            }
+            Json.print(ctx.out(), doc);
+        } else if (report) {
+            ctx.out().print(ReportView.markdown(ctx.host(), r, code.code()));
         } else {
             Render.verify(ctx.out(), r, output.verbose());
         }
