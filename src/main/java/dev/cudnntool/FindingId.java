@@ -88,6 +88,7 @@ public enum FindingId {
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),
     CUDNN_DEPENDENCY_MISSING("cudnn.dependency-missing", "a library cuDNN needs is not found by name", WARN),
     CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),
+    CUDNN_TWO_CUDARTS("cudnn.two-cudarts", "CUDA runtimes of two majors are reachable by name from one program", WARN),
     CUDNN_INSTALLER("cudnn.installer", "NVIDIA's Windows cuDNN installer layout: the folder for the toolkit's CUDA, its PATH line and build hints", INFO, WARN),
     CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages loads", INFO),
     CUDNN_SHADOWED("cudnn.shadowed", "loading by name finds another file than the toolkit's", ERROR),

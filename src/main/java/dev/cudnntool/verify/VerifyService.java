@@ -65,6 +65,7 @@ public final class VerifyService {
         List<Finding> findings = new ArrayList<>(targetFindings);
         findings.addAll(CopyFinder.findings(host, copies));
         findings.addAll(WindowsInstallerLayout.findings(host, r.toolkit()));
+        findings.addAll(TwoCudarts.findings(host, copies));
         findings.addAll(LoaderPath.environmentFindings(host));
         boolean ok = r.ok();
         if (all) {

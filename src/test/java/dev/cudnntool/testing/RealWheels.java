@@ -2,8 +2,12 @@ package dev.cudnntool.testing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The real wheels the real-cudnn profile fetches from the configured pip index
@@ -40,5 +44,48 @@ public final class RealWheels {
     /** pip install --target of all the pins: nvidia/cudnn/lib, nvidia/cu13/lib, torch/lib, *.dist-info. */
     public static Path sitePackages() {
         return root().resolve("site-packages");
+    }
+
+    /**
+     * A virtual environment in {@code venv} (pyvenv.cfg, lib/python3.11/site-packages) holding, as hard links
+     * into the real site-packages, the NVIDIA wheels (nvidia/**), every *.dist-info and torch/lib: what
+     * cuDNN's diagnosis reads, without torch's Python files. Returns the site-packages folder.
+     */
+    public static Path linkVenv(Path venv) {
+        Path site = venv.resolve("lib").resolve("python3.11").resolve("site-packages");
+        Path from = sitePackages();
+        try {
+            Files.createDirectories(site);
+            Files.writeString(venv.resolve("pyvenv.cfg"), "home = /usr/bin\nversion = 3.11.7\n");
+            try (Stream<Path> top = Files.list(from)) {
+                for (Path p : top.toList()) {
+                    String name = p.getFileName().toString();
+                    if (name.equals("nvidia") || name.endsWith(".dist-info")) {
+                        linkTree(p, site.resolve(name));
+                    }
+                }
+            }
+            linkTree(from.resolve("torch").resolve("lib"), site.resolve("torch").resolve("lib"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return site;
+    }
+
+    private static void linkTree(Path from, Path to) throws IOException {
+        List<Path> all;
+        try (Stream<Path> walk = Files.walk(from)) {
+            all = walk.toList();
+        }
+        for (Path p : all) {
+            Path dst = to.resolve(from.relativize(p).toString());
+            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(dst);
+            } else if (Files.isSymbolicLink(p)) {
+                Files.createSymbolicLink(dst, Files.readSymbolicLink(p));
+            } else {
+                Files.createLink(dst, p);
+            }
+        }
     }
 }
