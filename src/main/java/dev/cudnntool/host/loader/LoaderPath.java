@@ -29,7 +29,7 @@ public final class LoaderPath {
 
     /** Why the loader searches a folder. */
     public enum Mechanism {
-        RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, APPLICATION_FOLDER, SYSTEM32, WINDOWS_FOLDER, PATH
+        PRELOAD, RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, APPLICATION_FOLDER, SYSTEM32, WINDOWS_FOLDER, PATH
     }
 
     /** A folder the loader searches, and what put it there ({@code detail}: the ld.so.conf line, ...). */
@@ -37,6 +37,7 @@ public final class LoaderPath {
         /** The mechanism in words, for messages. */
         public String describe() {
             return switch (mechanism) {
+                case PRELOAD -> "preloading (" + detail + "), which comes before every folder";
                 case RPATH -> "the program's DT_RPATH";
                 case RUNPATH -> "the program's DT_RUNPATH";
                 case LD_LIBRARY_PATH -> "LD_LIBRARY_PATH";
