@@ -89,6 +89,8 @@ public enum FindingId {
     CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),
     CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages really loads (its DT_RPATH or DT_RUNPATH in the"
             + " loader's order); a warning when that is not its own wheel's, or none", INFO, WARN),
+    CUDNN_PRELOADED("cudnn.preloaded", "a cuDNN library named by LD_PRELOAD or /etc/ld.so.preload, which wins over every folder;"
+            + " an error when it is the verified major from another copy", ERROR, WARN, INFO),
     CUDNN_SHADOWED("cudnn.shadowed", "loading by name finds another file than the toolkit's", ERROR),
     CUDNN_CUDART_MISMATCH("cudnn.cudart-mismatch", "built for another CUDA major than the toolkit", ERROR),
     CUDNN_HANDLE_FAILED("cudnn.handle-failed", "cudnnCreate failed although a driver is present", ERROR),

@@ -12,6 +12,7 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.PeFile;
+import dev.cudnntool.host.loader.Preload;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.PlatformCheck;
 import dev.cudnntool.host.Toolkit;
@@ -59,6 +60,9 @@ public final class VerifyService {
         List<Finding> findings = new ArrayList<>(r.findings());
         findings.addAll(CopyFinder.findings(host, copies));
         findings.addAll(LoaderPath.environmentFindings(host));
+        if (r.cudnn() == null) {
+            findings.addAll(Preload.findings(host, null, 0)); // with a copy verified, said in verifyTarget
+        }
         boolean ok = r.ok();
         if (all) {
             List<CudnnCopy> diagnosed = new ArrayList<>();
@@ -237,6 +241,7 @@ public final class VerifyService {
         findings.addAll(DriverFit.findings(host, driver.driver(), built));
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
+        findings.addAll(Preload.findings(host, c.mainLibrary(), c.major()));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {

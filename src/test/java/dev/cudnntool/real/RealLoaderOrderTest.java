@@ -118,6 +118,38 @@ class RealLoaderOrderTest {
         assertTrue(Files.isSameFile(wheelCudnn, loaded), loaded.toString());
     }
 
+    /** A10: a preloaded real cuDNN wins over DT_RPATH too, as ld.so shows; verify says cudnn.preloaded (error) and why torch gets it. */
+    @Test
+    void preloadedRealCudnnWinsOverRpath() throws Exception {
+        layOut();
+        Path torch = site.resolve("torch/lib/libtorch_cuda.so");
+        Path wheelCudnn = site.resolve("nvidia/cudnn/lib/libcudnn.so.9");
+        gcc(torch, wheelCudnn, false);
+        Path preloaded = other.resolve("libcudnn.so.9");
+        Files.delete(preloaded); // a copy of its own, not a hard link of the file the toolkit below links too
+        Files.copy(RealCudnn.linux(9).resolve("libcudnn.so.9"), preloaded);
+        Map<String, String> env = Map.of("LD_PRELOAD", preloaded.toString());
+        Path loaded = Path.of(run(List.of(checker().toString(), torch.toString()), env).strip());
+        assertTrue(Files.isSameFile(preloaded, loaded), "ld.so loaded " + loaded);
+        Host host = host(env);
+        LoaderPath.Hit hit = ProgramLoader.resolve(host, LdSoCache.of(host), ProgramLoader.Program.read(torch), "libcudnn.so.9")
+                .orElseThrow();
+        assertEquals(LoaderPath.Mechanism.PRELOAD, hit.place().mechanism());
+        assertTrue(Files.isSameFile(preloaded, hit.file()), hit.toString());
+
+        Path tk = RealVerify.toolkit(tmp);
+        JsonNode doc = RealVerify.verify(host(Map.of("LD_PRELOAD", preloaded.toString(), "LD_LIBRARY_PATH", tk.resolve("lib64").toString())),
+                "--cuda-path", tk.toString(), "--no-probe");
+        JsonNode p = RealVerify.finding(doc, "cudnn.preloaded");
+        assertEquals("error", p.get("severity").asText(), p.toString());
+        assertTrue(p.get("message").asText().contains(preloaded + " is preloaded through LD_PRELOAD")
+                && p.get("message").asText().contains("instead of the copy in " + tk.resolve("lib64")), p.toString());
+        JsonNode t = RealVerify.finding(doc, "cudnn.torch-copy");
+        assertEquals("warn", t.get("severity").asText(), t.toString());
+        assertTrue(t.get("message").asText().contains("a preloaded object comes before every folder"), t.toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
+
     /** A shared object needing libcudnn.so.9, with the wheel's folder as DT_RPATH or DT_RUNPATH, as torch's would. */
     static void gcc(Path out, Path cudnn, boolean runpath) throws Exception {
         Path src = out.resolveSibling("stub.c");

@@ -1,6 +1,8 @@
 package dev.cudnntool.host.loader;
 
 import dev.cudnntool.BoundedFiles;
+import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Text;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
@@ -109,5 +111,56 @@ public final class Preload {
             }
         }
         out.add(new Entry(raw, source, file, soname));
+    }
+
+    /**
+     * {@code cudnn.preloaded}: each preloaded cuDNN library. A preloaded object wins over every
+     * folder and every program's own DT_RPATH/DT_RUNPATH. An error when it is of the verified major
+     * but not from the verified copy (every program gets that one instead); info when it is the
+     * verified copy itself; a warning otherwise (no copy verified, another major, or an entry the
+     * loader cannot open, which it skips with a message in every program).
+     *
+     * @param target the verified copy's main library, or null
+     * @param major  its major, 0 when none
+     */
+    public static List<Finding> findings(Host host, Path target, int major) {
+        List<Finding> out = new ArrayList<>();
+        for (Entry e : entries(host)) {
+            String name = e.name();
+            if (!name.startsWith("libcudnn")) {
+                continue;
+            }
+            String fix = e.source().equals("LD_PRELOAD")
+                    ? "remove " + e.raw() + " from LD_PRELOAD where your shell profile or job script sets it (unset LD_PRELOAD)"
+                    : "remove " + e.raw() + " from " + e.source() + " (sudoedit /etc/ld.so.preload)";
+            if (e.file() == null) {
+                out.add(Finding.warn(FindingId.CUDNN_PRELOADED, e.raw() + " is preloaded through " + e.source() + " but the loader"
+                        + " finds no such file: every program starts with \"ERROR: ld.so: object ... cannot be preloaded\"", fix));
+                continue;
+            }
+            String what = e.file() + (e.raw().equals(e.file().toString()) ? "" : " (" + e.raw() + ")") + " is preloaded through "
+                    + e.source() + ": every program gets it before any folder is searched, whatever its own DT_RPATH or"
+                    + " DT_RUNPATH says";
+            Path dir = e.file().getParent();
+            if (target != null && sameFile(e.file(), target.getParent().resolve(name))) {
+                out.add(Finding.info(FindingId.CUDNN_PRELOADED, what + "; it is the verified copy"));
+            } else if (target != null && name.matches("libcudnn[a-z_]*\\.so\\." + major + "(\\..*)?")
+                    && !(dir != null && sameFile(dir, target.getParent()))) {
+                out.add(Finding.error(FindingId.CUDNN_PRELOADED, what + ", so programs load it instead of the copy in "
+                        + target.getParent() + " (and a framework gets it instead of its own wheel's)", fix));
+            } else {
+                out.add(Finding.warn(FindingId.CUDNN_PRELOADED, what + (target == null ? "" : "; it is not the verified cuDNN "
+                        + major + " in " + target.getParent()), fix));
+            }
+        }
+        return out;
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
     }
 }
