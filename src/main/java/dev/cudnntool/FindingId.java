@@ -84,6 +84,8 @@ public enum FindingId {
     CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist", ERROR),
     CUDNN_NO_SONAME_LINK("cudnn.no-soname-link", "a library only under its full-version name, without the soname link the loader opens", ERROR),
     CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read", ERROR),
+    CUDNN_DEV_LINK_MISMATCH("cudnn.dev-link-mismatch", "the development link libcudnn.so leads to another major than the soname"
+            + " link, so -lcudnn links the old one", ERROR),
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),
     CUDNN_DEPENDENCY_MISSING("cudnn.dependency-missing", "a library cuDNN needs is not found by name", WARN),
     CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),

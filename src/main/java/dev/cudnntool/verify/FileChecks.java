@@ -254,7 +254,7 @@ final class FileChecks {
     }
 
     /** A folder under the user's home (or the active Python/conda environment): no sudo needed. */
-    private static boolean ownFolder(Host host, Path dir) {
+    static boolean ownFolder(Host host, Path dir) {
         for (String var : List.of("HOME", "VIRTUAL_ENV", "CONDA_PREFIX")) {
             String v = host.env(var);
             if (v != null && !v.isBlank() && !v.equals("/")) {

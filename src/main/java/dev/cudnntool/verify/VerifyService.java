@@ -307,6 +307,7 @@ public final class VerifyService {
         }
         findings.addAll(FileChecks.dangling(host, c, dangling));
         findings.addAll(FileChecks.noSonameLinks(host, c));
+        findings.addAll(LinkChecks.devLinks(host, c));
         findings.addAll(FileChecks.unreadable(host, c));
         findings.addAll(TwoMajors.findings(host, c));
         if (c.headerFile() != null) {
