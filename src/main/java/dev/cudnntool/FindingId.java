@@ -42,6 +42,9 @@ public enum FindingId {
     DRIVER_MISSING("driver.missing", "no nvidia-smi (fine on a build machine)", WARN),
     DRIVER_FAILED("driver.failed", "nvidia-smi fails or hangs", ERROR),
     DRIVER_TOO_OLD("driver.too-old", "the driver is older than the cuDNN build's CUDA major needs", ERROR),
+    DRIVER_LIBCUDA_MISSING("driver.libcuda-missing", "nvidia-smi answers but the driver's CUDA library (libcuda.so.1, nvcuda.dll)"
+            + " is missing or not loadable", ERROR),
+    DRIVER_NO_GPU("driver.no-gpu", "the driver works but no GPU is visible to this process", WARN),
     DRIVER_OK("driver.ok", "the driver, its CUDA ceiling and the GPUs", INFO),
     TOOLKIT_MISSING("toolkit.missing", "no CUDA toolkit (only noted by a plain verify)", ERROR, INFO),
     TOOLKIT_NOT_A_TOOLKIT("toolkit.not-a-toolkit", "CUDA_PATH/CUDA_HOME names a folder that is not a toolkit", WARN),

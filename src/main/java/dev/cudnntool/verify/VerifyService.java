@@ -184,6 +184,8 @@ public final class VerifyService {
         }
         DriverCheck.Result driver = DriverCheck.check(host, platform, null);
         findings.addAll(driver.findings());
+        findings.addAll(DriverFit.driverLibrary(host, driver.driver()));
+        findings.addAll(DriverFit.visibility(host, driver.driver()));
         findings.addAll(targetFindings);
         if (target == null) {
             return report(platform, driver, toolkit, found, null, null, null, findings);
@@ -227,7 +229,7 @@ public final class VerifyService {
         findings.addAll(byName);
         if (p != null) {
             for (Finding f : ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
-                    driver.driver().present())) {
+                    driver.driver())) {
                 if (f.is(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH) && TwoMajors.applies(c)) {
                     continue; // said better by cudnn.two-majors
                 }

@@ -37,4 +37,39 @@ class RealLinksAndHeadersTest {
         assertTrue(f.get("fix").asText().contains("ln -sfn libcudnn.so.9 " + lib.resolve("libcudnn.so")), f.toString());
         assertEquals(1, doc.get("exitCode").asInt());
     }
+
+    /**
+     * A13: the real cuDNN 9.5.1 (a CUDA 12.6 build) loaded by the real probe on this GPU-less machine: cudnnCreate fails.
+     * With an R580 driver reported, the cause is never the driver's version: without libcuda.so.1 (this machine has none)
+     * it is the missing driver library; with a libcuda.so.1 on the path (a gcc-built stand-in), explicitly not the version.
+     */
+    @Test
+    void realHandleFailureWithR580IsNotBlamedOnTheDriverVersion() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.cudnntool.host.loader.LoaderPath.find(RealVerify.host(Map.of()),
+                dev.cudnntool.host.loader.LdSoCache.of(RealVerify.host(Map.of())), "libcuda.so.1", java.util.List.of(),
+                java.util.List.of()).isEmpty(), "a machine without the NVIDIA driver library");
+        Path lib = tmp.resolve("lib");
+        RealCudnn.layOut(9, lib, tmp.resolve("include"));
+        dev.cudnntool.probe.ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new dev.cudnntool.host.SystemProcessRunner(),
+                dev.cudnntool.probe.ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, java.util.List.of());
+        assertTrue(p.handleStatus() != null && p.handleStatus() != 0, p.toString());
+        dev.cudnntool.host.DriverInfo r580 = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
+                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("NVIDIA H100", "580.65.06")));
+        java.util.List<dev.cudnntool.Finding> none = dev.cudnntool.verify.ProbeCheck.findings(RealVerify.host(Map.of()), p, null, null, r580);
+        dev.cudnntool.Finding f = none.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow(() -> new AssertionError(none));
+        assertTrue(f.message().contains("libcuda.so.1") && f.message().contains("driver.libcuda-missing"), f.message());
+        assertTrue(!f.fix().contains("update the NVIDIA driver"), f.fix());
+
+        Path drv = Files.createDirectories(tmp.resolve("driver"));
+        Path src = drv.resolve("cuda.c");
+        Files.writeString(src, "int cuInit(unsigned int flags) { return 100; }\n"); // CUDA_ERROR_NO_DEVICE
+        RealLoaderOrderTest.run(java.util.List.of("/usr/bin/gcc", "-shared", "-fPIC", "-o", drv.resolve("libcuda.so.1").toString(),
+                "-Wl,-soname,libcuda.so.1", src.toString()), Map.of());
+        dev.cudnntool.host.Host withLib = RealVerify.host(Map.of("LD_LIBRARY_PATH", drv.toString()));
+        java.util.List<dev.cudnntool.Finding> fits = dev.cudnntool.verify.ProbeCheck.findings(withLib, p, null, null, r580);
+        dev.cudnntool.Finding g = fits.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow();
+        assertTrue(g.message().contains("although driver 580.65.06 supports CUDA up to 13.0, enough for this CUDA 12.6 build, so its"
+                + " version is not the cause"), g.message());
+        assertTrue(!g.fix().contains("update"), g.fix());
+    }
 }
