@@ -84,7 +84,7 @@ public enum FindingId {
     CUDNN_LOAD_FAILED("cudnn.load-failed", "the probe could not load or call cuDNN", ERROR),
     CUDNN_NOT_FOUND_BY_NAME("cudnn.not-found-by-name", "a program loading cuDNN by name gets nothing", ERROR),
     CUDNN_DAMAGED_FILE("cudnn.damaged-file", "a library whose headers or segments do not fit the file", ERROR),
-    CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist", ERROR),
+    CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist, or a link loop", ERROR),
     CUDNN_NO_SONAME_LINK("cudnn.no-soname-link", "a library only under its full-version name, without the soname link the loader opens", ERROR),
     CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read", ERROR),
     CUDNN_DEV_LINK_MISMATCH("cudnn.dev-link-mismatch", "the development link libcudnn.so leads to another major than the soname"

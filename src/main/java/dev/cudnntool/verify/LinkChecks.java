@@ -80,4 +80,38 @@ final class LinkChecks {
             return "?";
         }
     }
+
+    /** Links followed at most this many hops, as the kernel's own limit (ELOOP after 40). */
+    static final int MAX_HOPS = 40;
+
+    /**
+     * The links from {@code link} around to where they repeat ({@code a -> b -> a}), or empty when
+     * the chain ends (in a file, or a missing target) within MAX_HOPS. Bounded; never follows more.
+     */
+    static Optional<List<Path>> loop(Path link) {
+        List<Path> chain = new ArrayList<>();
+        Path at = link.toAbsolutePath().normalize();
+        for (int hop = 0; hop <= MAX_HOPS; hop++) {
+            int seen = chain.indexOf(at);
+            if (seen >= 0) {
+                List<Path> out = new ArrayList<>(chain.subList(seen, chain.size()));
+                out.add(at);
+                if (seen > 0) {
+                    out.addAll(0, chain.subList(0, seen));
+                }
+                return Optional.of(out);
+            }
+            chain.add(at);
+            if (!Files.isSymbolicLink(at)) {
+                return Optional.empty();
+            }
+            try {
+                Path target = Files.readSymbolicLink(at);
+                at = (at.getParent() == null ? target : at.getParent().resolve(target)).toAbsolutePath().normalize();
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(chain); // longer than the kernel follows: the loader gives up just the same
+    }
 }

@@ -150,7 +150,8 @@ public final class ProbeCheck {
 
     static boolean sameFile(Host host, String a, String b) {
         try {
-            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
+            return dev.cudnntool.host.loader.LoaderPath.sameFile(host.path(a), host.path(b))
+                    || host.path(a).toRealPath().equals(host.path(b).toRealPath());
         } catch (IOException | RuntimeException e) {
             return host.samePath(host.path(a), host.path(b));
         }

@@ -72,4 +72,41 @@ class RealLinksAndHeadersTest {
                 + " version is not the cause"), g.message());
         assertTrue(!g.fix().contains("update"), g.fix());
     }
+
+    /**
+     * A8 with the real libraries, loaded by the real probe: a toolkit reached through a /usr/local/cuda-style link, whose
+     * lib64 is a folder of per-file links into targets/x86_64-linux/lib, both folders on LD_LIBRARY_PATH: one copy, on
+     * the path, shadowing nothing. Then a link loop where a sub-library was: said to be a loop.
+     */
+    @Test
+    void realToolkitThroughLinksShadowsNothingAndALoopIsALoop() throws Exception {
+        Path tk = dev.cudnntool.testing.TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
+        Path real = tk.resolve("targets/x86_64-linux/lib");
+        RealCudnn.layOut(9, real, tk.resolve("include"));
+        Path lib64 = Files.createDirectories(tk.resolve("lib64"));
+        try (var ds = Files.newDirectoryStream(real)) {
+            for (Path f : ds) {
+                Files.createSymbolicLink(lib64.resolve(f.getFileName().toString()), Path.of("../targets/x86_64-linux/lib")
+                        .resolve(f.getFileName().toString()));
+            }
+        }
+        Path cuda = Files.createSymbolicLink(tmp.resolve("cuda"), Path.of("cuda-12.6"));
+        for (String path : new String[] {real + ":" + lib64, cuda.resolve("lib64").toString(), cuda.resolve("targets/x86_64-linux/lib").toString()}) {
+            JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", path)), "--cuda-path", cuda.toString());
+            for (String id : new String[] {"cudnn.shadow", "cudnn.shadowed", "search-path.missing", "cudnn.not-found-by-name"}) {
+                assertTrue(RealVerify.findings(doc, id).isEmpty(), "LD_LIBRARY_PATH=" + path + ": " + doc.get("findings"));
+            }
+            assertEquals(0, doc.get("exitCode").asInt(), doc.get("findings").toString());
+        }
+        Path graph = real.resolve("libcudnn_graph.so.9.5.1");
+        Files.delete(graph);
+        Files.createSymbolicLink(graph, Path.of("libcudnn_graph.so.9"));
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", real.toString())), "--cuda-path", tk.toString());
+        JsonNode loop = RealVerify.finding(doc, "cudnn.dangling-link");
+        assertTrue(loop.get("message").asText().contains("is a link loop: ") && loop.get("message").asText().contains(
+                real.resolve("libcudnn_graph.so.9") + " -> " + real.resolve("libcudnn_graph.so.9.5.1") + " -> " + real.resolve("libcudnn_graph.so.9")),
+                loop.toString());
+        assertTrue(!loop.get("message").asText().contains("does not exist"), loop.toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
 }

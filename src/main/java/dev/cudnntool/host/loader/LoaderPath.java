@@ -349,16 +349,37 @@ public final class LoaderPath {
         return Optional.empty();
     }
 
-    /** The position of {@code dir} (or what it links to) in {@code dirs}, or -1. */
+    /**
+     * The position of {@code dir} in {@code dirs}, or -1: the same name, the same real path (links
+     * resolved; the kernel bounds the hops) or the same file key (a bind mount, a second name).
+     */
     public static int indexOf(Host host, List<Path> dirs, Path dir) {
         Path real = realOrSelf(dir);
+        Object key = fileKey(dir);
         for (int i = 0; i < dirs.size(); i++) {
             Path d = dirs.get(i);
-            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real)) {
+            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real) || key != null && key.equals(fileKey(d))) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /** Whether two paths name one file (links followed, file keys compared); false when either is missing. */
+    public static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Object fileKey(Path p) {
+        try {
+            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     static Path realOrSelf(Path p) {
