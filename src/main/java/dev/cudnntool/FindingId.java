@@ -42,6 +42,9 @@ public enum FindingId {
     DRIVER_MISSING("driver.missing", "no nvidia-smi (fine on a build machine)", WARN),
     DRIVER_FAILED("driver.failed", "nvidia-smi fails or hangs", ERROR),
     DRIVER_TOO_OLD("driver.too-old", "the driver is older than the cuDNN build's CUDA major needs", ERROR),
+    DRIVER_LIBCUDA_MISSING("driver.libcuda-missing", "nvidia-smi answers but the driver's CUDA library (libcuda.so.1, nvcuda.dll)"
+            + " is missing or not loadable", ERROR),
+    DRIVER_NO_GPU("driver.no-gpu", "the driver works but no GPU is visible to this process", WARN),
     DRIVER_OK("driver.ok", "the driver, its CUDA ceiling and the GPUs", INFO),
     TOOLKIT_MISSING("toolkit.missing", "no CUDA toolkit (only noted by a plain verify)", ERROR, INFO),
     TOOLKIT_NOT_A_TOOLKIT("toolkit.not-a-toolkit", "CUDA_PATH/CUDA_HOME names a folder that is not a toolkit", WARN),
@@ -82,15 +85,20 @@ public enum FindingId {
     CUDNN_LOAD_FAILED("cudnn.load-failed", "the probe could not load or call cuDNN", ERROR),
     CUDNN_NOT_FOUND_BY_NAME("cudnn.not-found-by-name", "a program loading cuDNN by name gets nothing", ERROR),
     CUDNN_DAMAGED_FILE("cudnn.damaged-file", "a library whose headers or segments do not fit the file", ERROR),
-    CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist", ERROR),
+    CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist, or a link loop", ERROR),
     CUDNN_NO_SONAME_LINK("cudnn.no-soname-link", "a library only under its full-version name, without the soname link the loader opens", ERROR),
     CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read", ERROR),
+    CUDNN_DEV_LINK_MISMATCH("cudnn.dev-link-mismatch", "the development link libcudnn.so leads to another major than the soname"
+            + " link, so -lcudnn links the old one", ERROR),
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),
     CUDNN_DEPENDENCY_MISSING("cudnn.dependency-missing", "a library cuDNN needs is not found by name", WARN),
     CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),
     CUDNN_TWO_CUDARTS("cudnn.two-cudarts", "CUDA runtimes of two majors are reachable by name from one program", WARN),
     CUDNN_INSTALLER("cudnn.installer", "NVIDIA's Windows cuDNN installer layout: the folder for the toolkit's CUDA, its PATH line and build hints", INFO, WARN),
-    CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages loads", INFO),
+    CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages really loads (its DT_RPATH or DT_RUNPATH in the"
+            + " loader's order); a warning when that is not its own wheel's, or none", INFO, WARN),
+    CUDNN_PRELOADED("cudnn.preloaded", "a cuDNN library named by LD_PRELOAD or /etc/ld.so.preload, which wins over every folder;"
+            + " an error when it is the verified major from another copy", ERROR, WARN, INFO),
     CUDNN_SHADOWED("cudnn.shadowed", "loading by name finds another file than the toolkit's", ERROR),
     CUDNN_CUDART_MISMATCH("cudnn.cudart-mismatch", "built for another CUDA major than the toolkit", ERROR),
     CUDNN_HANDLE_FAILED("cudnn.handle-failed", "cudnnCreate failed although a driver is present", ERROR),

@@ -33,6 +33,12 @@ public final class DriverCheck {
         ProcessResult header = host.runner().run(List.of(exe), TIMEOUT);
         Optional<NvidiaSmi.Header> parsed = header.started() && !header.timedOut()
                 ? NvidiaSmi.parseHeader(header.out()) : Optional.empty();
+        if (header.started() && !header.timedOut() && (header.out() + header.err()).contains("No devices were found")) {
+            out.add(Finding.warn(FindingId.DRIVER_NO_GPU, exe + " says \"No devices were found\": the driver is loaded but no GPU is"
+                            + " visible (a GPU not passed through to this VM or container, fallen off the bus, or bound to another driver)",
+                    "check lspci | grep -i nvidia and dmesg for NVRM errors; in a container, start it with --gpus all"));
+            return new Result(new DriverInfo(exe, null, null, List.of()), out);
+        }
         if (parsed.isEmpty() || header.exitCode() != 0) {
             String why;
             if (!header.started()) {

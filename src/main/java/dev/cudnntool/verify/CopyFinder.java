@@ -104,9 +104,9 @@ public final class CopyFinder {
     }
 
     /**
-     * Info findings: which copy a program loading cuDNN by name gets, and for each Python
-     * site-packages with PyTorch, which copy PyTorch loads (its RPATH points into its own wheel's
-     * nvidia/cudnn/lib, or to the copy bundled in torch/lib), whatever the toolkit holds.
+     * Which copy a program loading cuDNN by name gets, and for each Python site-packages with
+     * PyTorch, which copy PyTorch really loads ({@link TorchLoad}: its own DT_RPATH or DT_RUNPATH
+     * in the loader's order).
      */
     public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
         List<Finding> out = new ArrayList<>();
@@ -127,18 +127,13 @@ public final class CopyFinder {
                         + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));
             }
         }
+        LdSoCache cache = null;
         for (Path site : sitePackages(host)) {
             if (!Files.isDirectory(site.resolve("torch"))) {
                 continue;
             }
-            Path wheel = site.resolve("nvidia").resolve("cudnn").resolve(host.windows() ? "bin" : "lib");
-            Path bundled = site.resolve("torch").resolve("lib");
-            Optional<CudnnCopy> own = copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), wheel)).findFirst()
-                    .or(() -> copies.stream().filter(c -> host.samePath(host.path(c.path()).getParent(), bundled)).findFirst());
-            out.add(Finding.info(FindingId.CUDNN_TORCH_COPY, own.map(c -> "PyTorch in " + site + " loads its own wheel's cuDNN first (through"
-                    + " its RPATH): " + c.path() + (c.version() == null ? "" : " (cuDNN " + c.version() + ")")
-                    + ", whatever the toolkit or the system holds").orElse("PyTorch in " + site + " has no cuDNN of its own"
-                    + " there: it loads cuDNN by name like any program")));
+            cache = cache != null ? cache : host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+            out.add(TorchLoad.finding(host, site, copies, cache));
         }
         return out;
     }

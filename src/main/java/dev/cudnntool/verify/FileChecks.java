@@ -178,6 +178,17 @@ final class FileChecks {
         for (Map.Entry<String, Path> e : links.entrySet()) {
             Path link = c.runtimeDir().resolve(e.getKey());
             Optional<Path> candidate = host.windows() ? Optional.empty() : realFileFor(c.runtimeDir(), e.getKey());
+            Optional<List<Path>> loop = LinkChecks.loop(link);
+            if (loop.isPresent()) {
+                out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " is a link loop: " + String.join(" -> ",
+                                loop.get().stream().map(p -> p.getParent() != null && p.getParent().equals(link.getParent())
+                                        ? p.getFileName().toString() : p.toString()).toList())
+                                + "; the loader gives up on it (too many levels of symbolic links), so it cannot open " + e.getKey(),
+                        candidate.map(p -> "point it at the real file: ln -sf " + p.getFileName() + " " + link)
+                                .orElse("reinstall the complete archive with cudnn-install (the real file is gone; only links"
+                                        + " pointing at each other are left)")));
+                continue;
+            }
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
                     candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
@@ -254,7 +265,7 @@ final class FileChecks {
     }
 
     /** A folder under the user's home (or the active Python/conda environment): no sudo needed. */
-    private static boolean ownFolder(Host host, Path dir) {
+    static boolean ownFolder(Host host, Path dir) {
         for (String var : List.of("HOME", "VIRTUAL_ENV", "CONDA_PREFIX")) {
             String v = host.env(var);
             if (v != null && !v.isBlank() && !v.equals("/")) {

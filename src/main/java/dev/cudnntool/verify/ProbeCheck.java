@@ -33,6 +33,13 @@ public final class ProbeCheck {
      */
     public static List<Finding> findings(Host host, ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda,
                                          boolean driverPresent) {
+        return findings(host, p, header, toolkitCuda, driverPresent
+                ? new dev.cudnntool.host.DriverInfo(null, "unknown", null, List.of()) : dev.cudnntool.host.DriverInfo.NONE);
+    }
+
+    /** @param driver what nvidia-smi reported ({@link dev.cudnntool.host.DriverInfo#NONE} without one) */
+    public static List<Finding> findings(Host host, ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda,
+                                         dev.cudnntool.host.DriverInfo driver) {
         List<Finding> out = new ArrayList<>();
         String reinstall = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
         if (p.loadError() != null && denied(p.loadError())) {
@@ -84,15 +91,17 @@ public final class ProbeCheck {
         }
         if (p.handleStatus() != null) {
             String status = p.handleStatus() + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
-            if (p.handleStatus() != 0 && !driverPresent) {
-                out.add(Finding.info(FindingId.CUDNN_NO_GPU, "no NVIDIA driver, so no cuDNN handle can be made (cudnnCreate returned "
+            if (p.handleStatus() != 0 && (driver == null || !driver.present())) {
+                out.add(Finding.info(FindingId.CUDNN_NO_GPU, (driver != null && driver.nvidiaSmi() != null
+                        ? "no usable GPU (nvidia-smi gives no driver version)" : "no NVIDIA driver")
+                        + ", so no cuDNN handle can be made (cudnnCreate returned "
                         + status + "); the library itself loads and answers"));
             } else if (p.handleStatus() != 0) {
-                out.add(Finding.error(FindingId.CUDNN_HANDLE_FAILED, "cudnnCreate failed with status " + status
-                                + " although a driver is present",
-                        "check that nvidia-smi lists the GPU and that the driver supports CUDA "
-                                + (p.cudartVersionString() == null ? "of this build" : p.cudartVersionString())
-                                + "; update the driver if it is older"));
+                CudaVersion built = p.cudartVersion() != null && p.cudartVersion() > 0
+                        ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
+                String[] cause = DriverFit.handleCause(host, driver, built);
+                out.add(Finding.error(FindingId.CUDNN_HANDLE_FAILED, "cudnnCreate failed with status " + status + " " + cause[0],
+                        cause[1]));
             }
         }
         return out;
@@ -141,7 +150,8 @@ public final class ProbeCheck {
 
     static boolean sameFile(Host host, String a, String b) {
         try {
-            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
+            return dev.cudnntool.host.loader.LoaderPath.sameFile(host.path(a), host.path(b))
+                    || host.path(a).toRealPath().equals(host.path(b).toRealPath());
         } catch (IOException | RuntimeException e) {
             return host.samePath(host.path(a), host.path(b));
         }

@@ -13,6 +13,7 @@ import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.PeFile;
+import dev.cudnntool.host.loader.Preload;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.PlatformCheck;
 import dev.cudnntool.host.Toolkit;
@@ -67,6 +68,9 @@ public final class VerifyService {
         findings.addAll(WindowsInstallerLayout.findings(host, r.toolkit()));
         findings.addAll(TwoCudarts.findings(host, copies));
         findings.addAll(LoaderPath.environmentFindings(host));
+        if (r.cudnn() == null) {
+            findings.addAll(Preload.findings(host, null, 0)); // with a copy verified, said in verifyTarget
+        }
         boolean ok = r.ok();
         if (all) {
             List<CudnnCopy> diagnosed = new ArrayList<>();
@@ -189,6 +193,8 @@ public final class VerifyService {
         }
         DriverCheck.Result driver = DriverCheck.check(host, platform, null);
         findings.addAll(driver.findings());
+        findings.addAll(DriverFit.driverLibrary(host, driver.driver()));
+        findings.addAll(DriverFit.visibility(host, driver.driver()));
         findings.addAll(targetFindings);
         if (target == null) {
             return report(platform, driver, toolkit, found, null, null, null, findings);
@@ -232,7 +238,7 @@ public final class VerifyService {
         findings.addAll(byName);
         if (p != null) {
             for (Finding f : ProbeCheck.findings(host, p, c.headerVersion(), toolkit == null ? null : toolkit.version(),
-                    driver.driver().present())) {
+                    driver.driver())) {
                 if (f.is(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH) && TwoMajors.applies(c)) {
                     continue; // said better by cudnn.two-majors
                 }
@@ -246,6 +252,7 @@ public final class VerifyService {
         findings.addAll(DriverFit.findings(host, driver.driver(), built));
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
+        findings.addAll(Preload.findings(host, c.mainLibrary(), c.major()));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {
@@ -311,6 +318,7 @@ public final class VerifyService {
         }
         findings.addAll(FileChecks.dangling(host, c, dangling));
         findings.addAll(FileChecks.noSonameLinks(host, c));
+        findings.addAll(LinkChecks.devLinks(host, c));
         findings.addAll(FileChecks.unreadable(host, c));
         findings.addAll(TwoMajors.findings(host, c));
         if (c.headerFile() != null) {

@@ -34,6 +34,7 @@ class CliTest {
         Files.write(tk.resolve("bin").resolve("zlibwapi.dll"), PeImages.dll(PeImages.X64, "1.2.3.0"));
         Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
         Files.writeString(fs.getPath("C:\\Windows\\System32\\nvidia-smi.exe"), "MZ");
+        Files.write(fs.getPath("C:\\Windows\\System32\\nvcuda.dll"), PeImages.dll(PeImages.X64, "32.0.15.6094")); // the driver's CUDA library
         FakeRunner smi = new FakeRunner().on("nvidia-smi.exe", NvidiaSmiOutputs.WINDOWS)
                 .on("--query-gpu=name,driver_version --format=csv,noheader", "NVIDIA GeForce RTX 4090, 536.25\n");
         return TestHosts.windows(fs, Map.of("CUDA_PATH", TK, "PATH", TK + "\\bin;C:\\Windows\\System32",

@@ -62,6 +62,15 @@ class DriverCheckTest {
         assertTrue(f.message().contains("exit 9"), f.message());
     }
 
+    /** #19 A13: "No devices were found" (exit 6) is no GPU visible, not a broken driver. */
+    @Test
+    void noDevicesFoundIsNoGpuNotAFailedDriver() throws Exception {
+        Finding f = only(linux(new FakeRunner().on("nvidia-smi", FakeRunner.failed(6, "No devices were found\n", "")), CUDA12));
+        assertEquals("driver.no-gpu", f.id());
+        assertEquals(Severity.WARN, f.severity());
+        assertTrue(f.message().contains("No devices were found") && f.fix().contains("--gpus all"), f.toString());
+    }
+
     @Test
     void aHungNvidiaSmiIsAnErrorNotAWait() throws Exception {
         Finding f = only(linux(new FakeRunner().on("nvidia-smi", FakeRunner.timedOut()), CUDA12));

@@ -16,6 +16,15 @@ public final class ElfImages {
     }
 
     public static byte[] so(String soname, List<String> needed, String runpath, List<String> exports) {
+        return so(soname, needed, RUNPATH, runpath, exports);
+    }
+
+    /** DT_RPATH and DT_RUNPATH, the tags {@link #so(String, List, int, String, List)} writes the folders under. */
+    public static final int RPATH = 15;
+    public static final int RUNPATH = 29;
+
+    /** As {@link #so(String, List, String, List)}, the folders written under {@code pathTag} (RPATH or RUNPATH). */
+    public static byte[] so(String soname, List<String> needed, int pathTag, String runpath, List<String> exports) {
         ByteArrayOutputStream strs = new ByteArrayOutputStream();
         strs.write(0);
         int sonameOff = add(strs, soname);
@@ -42,7 +51,7 @@ public final class ElfImages {
         dynamic.putLong(d, 14).putLong(d + 8, sonameOff);
         d += 16;
         if (runpath != null) {
-            dynamic.putLong(d, 29).putLong(d + 8, runpathOff);
+            dynamic.putLong(d, pathTag).putLong(d + 8, runpathOff);
             d += 16;
         }
         dynamic.putLong(d, 0).putLong(d + 8, 0);

@@ -245,6 +245,18 @@ public final class Machine implements AutoCloseable {
             String program = linux ? "/usr/bin/nvidia-smi" : "C:\\Windows\\System32\\nvidia-smi.exe";
             layout.add(f -> TestHosts.write(f.getPath(program), linux ? "\177ELF" : "MZ"));
             runner.on(linux ? "nvidia-smi" : "nvidia-smi.exe", smiOutput);
+            // the driver's CUDA library, which every real driver installs with nvidia-smi
+            layout.add(f -> write(f.getPath(linux ? "/usr/lib/x86_64-linux-gnu/libcuda.so.1" : "C:\\Windows\\System32\\nvcuda.dll"),
+                    linux ? ElfImages.so("libcuda.so.1", List.of("libc.so.6"), null, List.of("cuInit"))
+                            : PeImages.dll(PeImages.X64, "32.0.15.8088")));
+            return this;
+        }
+
+        /** A driver whose nvidia-smi answers but whose CUDA library (libcuda.so.1, nvcuda.dll) is missing: a container with only 'utility'. */
+        public Builder driverWithoutLibcuda(String smiOutput) {
+            String program = linux ? "/usr/bin/nvidia-smi" : "C:\\Windows\\System32\\nvidia-smi.exe";
+            layout.add(f -> TestHosts.write(f.getPath(program), linux ? "\177ELF" : "MZ"));
+            runner.on(linux ? "nvidia-smi" : "nvidia-smi.exe", smiOutput);
             return this;
         }
 

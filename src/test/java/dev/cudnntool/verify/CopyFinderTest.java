@@ -35,6 +35,13 @@ class CopyFinderTest {
         }
     }
 
+    /** torch/lib/libtorch_cuda.so needing libcudnn.so.9, with the wheel's folders as DT_RPATH or DT_RUNPATH. */
+    static void torch(Path torchLib, int tag) throws Exception {
+        Files.createDirectories(torchLib);
+        Files.write(torchLib.resolve("libtorch_cuda.so"), ElfImages.so("libtorch_cuda.so", List.of("libcudart.so.12", "libcudnn.so.9"),
+                tag, "$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN/../../nvidia/cublas/lib:$ORIGIN", List.of("THCudaCheck")));
+    }
+
     /** The target (toolkit 9.5.1), a pip wheel with PyTorch, a conda env, the distro's, one on LD_LIBRARY_PATH. */
     static Host machine(FileSystem fs) throws Exception {
         TestHosts.linuxToolkit(fs.getPath(TK), "12.6.0");
@@ -49,7 +56,7 @@ class CopyFinderTest {
         Path wheel = fs.getPath(SITE, "nvidia/cudnn/lib");
         lib(wheel, "libcudnn.so.9", "libcudnn.so.9"); // pip wheels: soname-named plain files
         TestHosts.write(fs.getPath(SITE, "nvidia/cudnn/include/cudnn_version.h"), ArchiveFixture.versionHeader(CudnnVersion.of(9, 1, 0)));
-        Files.createDirectories(fs.getPath(SITE, "torch/lib"));
+        torch(fs.getPath(SITE, "torch/lib"), ElfImages.RPATH);
         lib(fs.getPath("/home/me/miniconda3/envs/tf/lib"), "libcudnn.so.8.9.7", "libcudnn.so.8");
         lib(fs.getPath("/usr/lib/x86_64-linux-gnu"), "libcudnn.so.9.3.0", "libcudnn.so.9");
         lib(fs.getPath("/opt/cudnn/lib"), "libcudnn.so.9.2.1", "libcudnn.so.9");
@@ -127,5 +134,48 @@ class CopyFinderTest {
         assertTrue(byPath.get(VerifyServiceTest.TK + "\\bin\\cudnn64_8.dll").winsByName());
         Finding t = r.findings().stream().filter(f -> f.id().equals("cudnn.torch-copy")).findFirst().orElseThrow();
         assertTrue(t.message().contains(wheel.resolve("cudnn64_9.dll").toString()), t.message());
+    }
+
+    /** #19 A4: the same PyTorch built with DT_RUNPATH gets the copy on LD_LIBRARY_PATH, and the text says so (warn, fix). */
+    @Test
+    void torchWithRunpathLosesToLdLibraryPath() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        Host host = machine(fs);
+        torch(fs.getPath(SITE, "torch/lib"), ElfImages.RUNPATH);
+        VerifyReport r = new VerifyService(host, null).verify(null, null, null);
+        Finding t = r.findings().stream().filter(f -> f.id().equals("cudnn.torch-copy")).findFirst().orElseThrow();
+        assertEquals(dev.cudnntool.Severity.WARN, t.severity(), t.toString());
+        assertTrue(t.message().contains("loads /opt/cudnn/lib/libcudnn.so.9 (cuDNN 9.2.1") && t.message().contains("LD_LIBRARY_PATH")
+                && t.message().contains("not its own wheel's " + SITE + "/nvidia/cudnn/lib/libcudnn.so.9 (cuDNN 9.1.0)")
+                && t.message().contains("DT_RUNPATH, which the loader searches after LD_LIBRARY_PATH"), t.message());
+        assertTrue(t.fix().contains("remove /opt/cudnn/lib from LD_LIBRARY_PATH"), t.fix());
+    }
+
+    /** #19 A4: DT_RPATH wins over LD_LIBRARY_PATH; with RUNPATH and nothing on LD_LIBRARY_PATH the wheel's copy wins, said as such. */
+    @Test
+    void torchRpathWinsAndRunpathWinsOnlyWhileLdLibraryPathHoldsNone() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        machine(fs);
+        Finding rpath = torchFinding(TestHosts.linux(fs, Map.of("CUDA_PATH", TK, "HOME", "/home/me",
+                "LD_LIBRARY_PATH", "/opt/cudnn/lib"), new FakeRunner()));
+        assertEquals(dev.cudnntool.Severity.INFO, rpath.severity());
+        assertTrue(rpath.message().contains("loads its own wheel's cuDNN") && rpath.message().contains("DT_RPATH, which the loader"
+                + " searches before LD_LIBRARY_PATH"), rpath.message());
+        torch(fs.getPath(SITE, "torch/lib"), ElfImages.RUNPATH);
+        Finding runpath = torchFinding(TestHosts.linux(fs, Map.of("CUDA_PATH", TK, "HOME", "/home/me"), new FakeRunner()));
+        assertEquals(dev.cudnntool.Severity.INFO, runpath.severity());
+        assertTrue(runpath.message().contains("loads its own wheel's cuDNN") && runpath.message().contains("would win over it"),
+                runpath.message());
+        Files.delete(fs.getPath(SITE, "nvidia/cudnn/lib/libcudnn.so.9"));
+        Files.delete(fs.getPath("/opt/cudnn/lib/libcudnn.so.9"));
+        Files.delete(fs.getPath("/usr/lib/x86_64-linux-gnu/libcudnn.so.9"));
+        Finding none = torchFinding(TestHosts.linux(fs, Map.of("HOME", "/home/me"), new FakeRunner()));
+        assertEquals(dev.cudnntool.Severity.WARN, none.severity());
+        assertTrue(none.message().contains("finds no libcudnn.so.9"), none.message());
+    }
+
+    private static Finding torchFinding(Host host) {
+        return new VerifyService(host, null).verify(null, null, null).findings().stream()
+                .filter(f -> f.id().equals("cudnn.torch-copy")).findFirst().orElseThrow();
     }
 }

@@ -47,6 +47,11 @@ public final class LibrarySearchCheck {
         String soname = major == 0 ? null : host.windows() ? "cudnn64_" + major + ".dll" : "libcudnn.so." + major;
         Optional<LoaderPath.Hit> byName = soname == null ? Optional.empty()
                 : LoaderPath.find(host, cache, soname, List.of(), List.of());
+        if (targetIndex < 0 && byName.isPresent() && LoaderPath.sameFile(byName.get().file(), runtimeDir.resolve(soname))) {
+            // the very file, reached through another folder (lib64 of per-file links into targets/<cpu>/lib): on the path
+            int at = LoaderPath.indexOf(host, order, byName.get().file().getParent());
+            targetIndex = at >= 0 ? at : order.size();
+        }
         if (!host.windows() && targetIndex < 0) {
             Optional<LoaderPath.ConfLine> conf = LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), runtimeDir);
             if (conf.isPresent() && (soname == null || !Files.exists(runtimeDir.resolve(soname)))) {
@@ -74,6 +79,9 @@ public final class LibrarySearchCheck {
             seen.add(dir);
             int idx = LoaderPath.indexOf(host, order, dir);
             for (Found f : mainLibraries(host, dir)) {
+                if (LoaderPath.sameFile(f.path, runtimeDir.resolve(f.path.getFileName().toString()))) {
+                    continue; // the target's own file reached another way (a lib64 of per-file links, a bind mount)
+                }
                 boolean sameMajor = major == 0 || f.major == null || f.major == major;
                 boolean wins;
                 if (!host.windows() && sameMajor && soname != null && Files.exists(runtimeDir.resolve(soname))) {

@@ -29,7 +29,7 @@ public final class LoaderPath {
 
     /** Why the loader searches a folder. */
     public enum Mechanism {
-        RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, APPLICATION_FOLDER, SYSTEM32, WINDOWS_FOLDER, PATH
+        PRELOAD, RPATH, LD_LIBRARY_PATH, RUNPATH, LD_SO_CACHE, DEFAULT_FOLDER, APPLICATION_FOLDER, SYSTEM32, WINDOWS_FOLDER, PATH
     }
 
     /** A folder the loader searches, and what put it there ({@code detail}: the ld.so.conf line, ...). */
@@ -37,6 +37,7 @@ public final class LoaderPath {
         /** The mechanism in words, for messages. */
         public String describe() {
             return switch (mechanism) {
+                case PRELOAD -> "preloading (" + detail + "), which comes before every folder";
                 case RPATH -> "the program's DT_RPATH";
                 case RUNPATH -> "the program's DT_RUNPATH";
                 case LD_LIBRARY_PATH -> "LD_LIBRARY_PATH";
@@ -348,16 +349,37 @@ public final class LoaderPath {
         return Optional.empty();
     }
 
-    /** The position of {@code dir} (or what it links to) in {@code dirs}, or -1. */
+    /**
+     * The position of {@code dir} in {@code dirs}, or -1: the same name, the same real path (links
+     * resolved; the kernel bounds the hops) or the same file key (a bind mount, a second name).
+     */
     public static int indexOf(Host host, List<Path> dirs, Path dir) {
         Path real = realOrSelf(dir);
+        Object key = fileKey(dir);
         for (int i = 0; i < dirs.size(); i++) {
             Path d = dirs.get(i);
-            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real)) {
+            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real) || key != null && key.equals(fileKey(d))) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /** Whether two paths name one file (links followed, file keys compared); false when either is missing. */
+    public static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Object fileKey(Path p) {
+        try {
+            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     static Path realOrSelf(Path p) {
