@@ -71,7 +71,7 @@ public final class InstallService {
      * The caller closes it; a request carrying it ({@link InstallRequest#digest}) uses it instead of its own.
      */
     public static ArchiveDigest startDigest(Path archive, ArchiveName name) {
-        return name.format() == ArchiveFormat.ZIP && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
+        return name.format().isZip() && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
     }
 
     /** --add-to-path as this run asked for it; null without it. */
