@@ -90,6 +90,7 @@ class RealWheelInstallTest {
 
         Host onPath = host(Map.of("LD_LIBRARY_PATH", lib.toString()));
         Cli.Run verify = Cli.run(onPath, "verify", "--cuda-path", tk.toString(), "--expect", "9.24.0", "--json");
+        assertEquals(0, verify.exit(), verify.out() + verify.err());
         JsonNode probe = verify.json().get("probe");
         assertEquals(92400, probe.get("version").asLong(), verify.out());
         assertEquals(lib.resolve("libcudnn.so.9").toString(), probe.get("loadedPath").asText());
