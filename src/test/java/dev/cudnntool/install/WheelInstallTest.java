@@ -69,6 +69,23 @@ class WheelInstallTest {
     }
 
     @Test
+    void inspectReadsAWheelAndNamesItsFormat() throws Exception {
+        try (Machine m = Machine.linux().build()) {
+            Path d = Files.createDirectories(m.path("/home/me/Downloads"));
+            Path wheel = WheelFixture.of("9.5.1.17", 12, "manylinux2014_x86_64").writeTo(d);
+            dev.cudnntool.testing.Cli.Run json = dev.cudnntool.testing.Cli.run(m.host(), "inspect", wheel.toString(), "--json");
+            assertEquals(0, json.exit(), json.out() + json.err());
+            assertEquals("whl", json.json().get("archive").get("format").asText());
+            assertEquals("wheel", json.json().get("archive").get("scheme").asText());
+            assertEquals("nvidia/cudnn", json.json().get("topFolder").asText());
+            assertTrue(json.out().contains("wheel.record-ok"), json.out());
+            dev.cudnntool.testing.Cli.Run text = dev.cudnntool.testing.Cli.run(m.host(), "inspect", wheel.toString());
+            assertEquals(0, text.exit(), text.err());
+            assertTrue(text.out().contains("9.5.1.17"), text.out());
+        }
+    }
+
+    @Test
     void theNameGivesVersionCudaAndPlatform() {
         ArchiveName cu13 = ArchiveName.parse("nvidia_cudnn_cu13-9.24.0.43-py3-none-manylinux_2_27_x86_64.whl");
         assertEquals("9.24.0.43", cu13.version().toString());
