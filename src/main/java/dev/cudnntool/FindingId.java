@@ -35,6 +35,8 @@ public enum FindingId {
     ARCHIVE_GENUINE("archive.genuine", "the sha256 matches NVIDIA's published sha256", INFO),
     ARCHIVE_NOT_IN_CATALOGUE("archive.not-in-catalogue", "the name is not in the catalogue; nothing compared", INFO),
     ARCHIVE_CHECKSUM_DISPUTED("archive.checksum-disputed", "a name public sources disagree on matches one listed value", WARN),
+    WHEEL_RECORD_MISMATCH("wheel.record-mismatch", "a file of the pip wheel is missing from, extra to or different from its RECORD", ERROR),
+    WHEEL_RECORD_OK("wheel.record-ok", "every file of the pip wheel has the sha256 and size its RECORD lists", INFO),
     ARCHIVE_REJECTED("archive.rejected", "(dry run) the archive would be rejected after an earlier stop", ERROR),
     JVM_32BIT("jvm.32bit", "the Java runtime is 32-bit; cuDNN is 64-bit only", ERROR),
     PLATFORM_WSL("platform.wsl", "running in WSL", INFO),

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 /**
  * The file a user passed as a cuDNN archive, told apart from the usual mistakes before its name is
  * judged: a path that does not exist (exit 2 whatever its name), a folder (the unpacked archive:
- * "pass the archive itself"), and files that are cuDNN in another form or another product (a pip
- * wheel, NVIDIA's local-repo .deb/.rpm, the Windows .exe installer, TensorRT, CUDA, another NVIDIA
+ * "pass the archive itself"), and files that are cuDNN in another form or another product (a
+ * Python wheel other than NVIDIA's nvidia_cudnn_cuNN one, which is a source like an archive; NVIDIA's local-repo .deb/.rpm, the Windows .exe installer, TensorRT, CUDA, another NVIDIA
  * redist archive): each gets its own one-line message and fix (exit 3).
  */
 public final class ArchiveFile {
@@ -63,16 +63,12 @@ public final class ArchiveFile {
     static ToolException otherKind(String name) {
         String n = name.toLowerCase(Locale.ROOT);
         String shown = "'" + Text.printable(name) + "'";
-        Matcher wheel = WHEEL.matcher(name);
-        if (wheel.matches()) {
-            return rejected(shown + " is NVIDIA's pip wheel of cuDNN " + wheel.group(2) + " for CUDA " + wheel.group(1)
-                    + " (nvidia-cudnn-cu" + wheel.group(1) + "), not an archive this tool installs",
-                    "for Python: pip install nvidia-cudnn-cu" + wheel.group(1) + "==" + wheel.group(2)
-                            + "; for a toolkit, download the archive that `cudnn releases` names");
+        if (WHEEL.matcher(name).matches()) {
+            return null; // NVIDIA's pip wheel of cuDNN: a source like an archive (WheelName reads its name)
         }
         if (n.endsWith(".whl")) {
-            return rejected(shown + " is a Python wheel, not a cuDNN archive",
-                    "install it with pip; for a toolkit, download the archive that `cudnn releases` names");
+            return rejected(shown + " is a Python wheel, but not NVIDIA's cuDNN wheel (nvidia_cudnn_cuNN-VERSION-py3-none-PLATFORM.whl)",
+                    "install it with pip; for cuDNN pass the nvidia_cudnn_cuNN wheel or the archive that `cudnn releases` names");
         }
         if (n.startsWith("tensorrt") || n.startsWith("nv-tensorrt")) {
             return rejected(shown + " is a TensorRT file, not cuDNN", "download cuDNN's archive: `cudnn releases` names it");

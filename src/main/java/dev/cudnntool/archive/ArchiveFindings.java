@@ -8,6 +8,7 @@ import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.archive.name.NamingScheme;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import java.util.ArrayList;
@@ -65,6 +66,7 @@ final class ArchiveFindings {
         Evidence evidence = new Evidence(headerVersion, headerFile, libs);
         versionFindings(name, evidence, findings);
         completenessFindings(name, headerVersion, present, findings);
+        findings.addAll(walk.extraFindings);
         checksumFindings(name, sha256, fileSize, expected, findings);
         return new ArchiveReport(ArchiveInfo.of(name, sha256, fileSize), walk.top, walk.items, evidence, findings, name);
     }
@@ -123,7 +125,7 @@ final class ArchiveFindings {
             if (!present.contains(EntryRole.RUNTIME_LIBRARY + ":" + file.toLowerCase(Locale.ROOT))) {
                 missing.add(file);
             }
-            if (name.os() == OsFamily.WINDOWS
+            if (name.os() == OsFamily.WINDOWS && name.scheme() != NamingScheme.WHEEL // a wheel is for running, not linking
                     && !present.contains(EntryRole.IMPORT_LIBRARY + ":" + base + ".lib")) {
                 missing.add(base + ".lib");
             }

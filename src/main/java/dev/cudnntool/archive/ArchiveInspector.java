@@ -97,7 +97,7 @@ public final class ArchiveInspector {
         if (expected != null) {
             expected.checkSizeBeforeReading(name, fileSize); // the catalogue's size: a truncated download stops here
         }
-        if (name.format() == ArchiveFormat.ZIP) {
+        if (name.format().isZip()) {
             return new ParallelZip(limits, archive, name, sink, progress, fileSize, digest).read(expected);
         }
         EntryWalk walk = new EntryWalk(limits, name, sink, progress, fileSize);

@@ -8,6 +8,7 @@ import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.format.RawEntry;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.name.NamingScheme;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import java.io.ByteArrayInputStream;
@@ -49,6 +50,8 @@ final class EntryWalk {
     final EntryTree tree = new EntryTree();
     final Map<String, ArchiveItem> files = new HashMap<>();
     final List<ArchiveItem> items = new ArrayList<>();
+    /** Findings of the source's own kind (a wheel's RECORD), added to the report's. */
+    final List<dev.cudnntool.Finding> extraFindings = new ArrayList<>();
     CudnnVersion headerVersion;
     String headerFile;
     CudnnVersion fallbackHeaderVersion;
@@ -68,18 +71,9 @@ final class EntryWalk {
 
     /** Every check that needs only the entry's header; null for the top folder itself. */
     Prepared prepare(RawEntry raw) {
-        current = Text.printable(raw.name());
-        if (++count > limits.maxEntries()) {
-            throw EntrySafety.unsafe(raw.name(), "more than " + limits.maxEntries() + " entries");
-        }
-        List<String> segs = EntrySafety.segments(raw.name());
-        String key = String.join("/", segs).toLowerCase(Locale.ROOT);
-        if (!seen.add(key)) {
-            throw EntrySafety.unsafe(raw.name(),
-                    "a second entry with the same name (compared without case, as Windows does)");
-        }
-        if (raw.type() == EntryType.SPECIAL) {
-            throw EntrySafety.unsafe(raw.name(), "device file, FIFO or other special file");
+        List<String> segs = checkedSegments(raw);
+        if (name.scheme() == NamingScheme.WHEEL) {
+            segs = WheelContents.payloadSegments(this, raw, segs);
         }
         if (top == null) {
             top = segs.get(0);
@@ -98,6 +92,24 @@ final class EntryWalk {
         String linkTarget = raw.type() == EntryType.SYMLINK ? EntrySafety.symlinkTarget(raw.name(), raw.linkTarget()) : null;
         tree.add(raw.name(), segs, raw.type(), role, linkTarget);
         return new Prepared(String.join("/", segs), String.join("/", rel), role, segs, raw);
+    }
+
+    /** The checks every entry passes, whatever it is for: count, name, duplicates, type. Returns its segments. */
+    List<String> checkedSegments(RawEntry raw) {
+        current = Text.printable(raw.name());
+        if (++count > limits.maxEntries()) {
+            throw EntrySafety.unsafe(raw.name(), "more than " + limits.maxEntries() + " entries");
+        }
+        List<String> segs = EntrySafety.segments(raw.name());
+        String key = String.join("/", segs).toLowerCase(Locale.ROOT);
+        if (!seen.add(key)) {
+            throw EntrySafety.unsafe(raw.name(),
+                    "a second entry with the same name (compared without case, as Windows does)");
+        }
+        if (raw.type() == EntryType.SPECIAL) {
+            throw EntrySafety.unsafe(raw.name(), "device file, FIFO or other special file");
+        }
+        return segs;
     }
 
     void accept(RawEntry raw) throws IOException {

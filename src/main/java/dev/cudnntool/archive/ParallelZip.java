@@ -45,6 +45,8 @@ final class ParallelZip {
     private final long fileSize;
     private final InspectionLimits limits;
     private final EntryWalk walk;
+    /** A pip wheel's RECORD, METADATA and links; null for an archive. */
+    private final WheelContents wheel;
     private final AtomicLong written = new AtomicLong();
     private final AtomicInteger done = new AtomicInteger();
     private long declaredTotal;
@@ -63,6 +65,7 @@ final class ParallelZip {
         this.progress = progress;
         this.fileSize = fileSize;
         this.walk = new EntryWalk(limits, name, sink, progress, fileSize);
+        this.wheel = name.format() == dev.cudnntool.archive.name.ArchiveFormat.WHEEL ? new WheelContents(name, walk) : null;
     }
 
     /** {@code inDirectory}: the entry's place in the central directory. */
@@ -77,6 +80,9 @@ final class ParallelZip {
             List<ZipEntry> directory = new ArrayList<>();
             for (ZipEntry ze : zip.entries()) {
                 directory.add(ze);
+                if (wheel != null && wheel.takeMetadata(ze, directory.size() - 1)) {
+                    continue;
+                }
                 RawEntry raw = new RawEntry(ze.getName(), ze.isDirectory() ? EntryType.DIRECTORY : EntryType.FILE,
                         ze.getSize(), null, 0);
                 EntryWalk.Prepared p = walk.prepare(raw);
@@ -102,6 +108,10 @@ final class ParallelZip {
             } catch (ZipDataOffsets.Damaged e) {
                 throw ArchiveInspector.corrupt(name, e.entry(), e);
             }
+            if (wheel != null) { // RECORD and METADATA first: a wheel that lies about itself stages nothing
+                wheel.readMetadata(archive, offsets, compressed.get(), limits);
+                walk.current = null;
+            }
             int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
             pool = Executors.newFixedThreadPool(threads, r -> {
                 Thread t = new Thread(r, "cudnn-tool-unzip");
@@ -118,6 +128,10 @@ final class ParallelZip {
                 ArchiveItem doneItem = await(results.get(i), pool);
                 walk.items.set(bySize.get(i).index(), doneItem);
                 walk.files.put(doneItem.relPath(), doneItem);
+            }
+            if (wheel != null) {
+                wheel.checkRecord();
+                wheel.addDevLinks(sink);
             }
             String sha256 = digest.await();
             if (!digest.unchanged()) {

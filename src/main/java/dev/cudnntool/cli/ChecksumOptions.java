@@ -17,6 +17,11 @@ public class ChecksumOptions {
             description = "NVIDIA's redistrib_<version>.json; the entry for this archive gives sha256 and size.")
     String manifest;
 
+    /** Whether --sha256 or --manifest was given. */
+    boolean given() {
+        return sha256 != null || manifest != null;
+    }
+
     /** The user's checksum when given (it wins), else what the built-in catalogue says about this name. */
     ChecksumExpectation expectation(Host host, ArchiveName name, Catalogue catalogue) {
         if (sha256 != null && manifest != null) {

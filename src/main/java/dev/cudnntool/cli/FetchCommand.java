@@ -90,6 +90,11 @@ public class FetchCommand implements Callable<Integer> {
     }
 
     private FetchSource source() {
+        return source(ctx, from);
+    }
+
+    /** {@code --from} when given, else {@code CUDNN_TOOL_MIRROR}, else NVIDIA's server (fetch and install --release). */
+    static FetchSource source(ToolContext ctx, String from) {
         String f = from != null ? from : ctx.host().env(MIRROR_ENV);
         if (f == null) {
             return FetchSource.NVIDIA;

@@ -10,6 +10,11 @@ import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.host.ReleaseFilter;
+import dev.cudnntool.host.fetch.ReleaseFetch;
+import dev.cudnntool.host.fetch.FetchSource;
+import dev.cudnntool.archive.ReadProgress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,9 +24,16 @@ import picocli.CommandLine.Option;
 @Command(name = "install", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Installs a cuDNN archive into a CUDA toolkit (or a --prefix folder) as a transaction.",
                 "Every file it replaces is backed up first, and any failure restores the target exactly.",
-                "Where to get an archive: 'cudnn releases' lists NVIDIA's for this machine."},
+                "The source is a file (--archive: NVIDIA's archive or its nvidia_cudnn_cuNN pip wheel) or a",
+                "release fetched first (--release: from NVIDIA's server, --from or CUDNN_TOOL_MIRROR) into",
+                "the cache folder: CUDNN_TOOL_CACHE, else ~/.cache/cudnn-tool/archives (Linux) or",
+                "cudnn-tool\\archives in LOCALAPPDATA (Windows). 'cudnn releases' lists NVIDIA's archives."},
         footerHeading = "%nExamples:%n",
-        footer = {"  Check an archive against this machine and show the plan, changing nothing:",
+        footer = {"  Fetch cuDNN 9.5.1 for this machine's toolkit (its CUDA major) and install it:",
+                "    cudnn install --release 9.5.1",
+                "  Install NVIDIA's pip wheel:",
+                "    cudnn install --archive nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl",
+                "  Check an archive against this machine and show the plan, changing nothing:",
                 "    cudnn install --archive cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz --dry-run",
                 "  Install into the toolkit found through CUDA_PATH and put its bin on the user's PATH:",
                 "    cudnn install --archive cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip --add-to-path",
@@ -30,8 +42,23 @@ import picocli.CommandLine.Option;
 public class InstallCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
-    @Option(names = "--archive", required = true, paramLabel = "FILE", description = "The archive as downloaded from NVIDIA.")
+    @Option(names = "--archive", paramLabel = "FILE",
+            description = "The archive as downloaded from NVIDIA, or NVIDIA's pip wheel (nvidia_cudnn_cuNN-*.whl).")
     String archive;
+
+    @Option(names = "--release", paramLabel = "M.m.p",
+            description = "Instead of --archive: fetch this release (9.5.1) for this machine into the cache folder, check its"
+                    + " size and sha256 against the catalogue, and install it.")
+    String release;
+
+    @Option(names = "--cuda", paramLabel = "MAJOR",
+            description = "With --release: the CUDA build (12 or 12.4; default: the toolkit's major, else the newest).")
+    String cuda;
+
+    @Option(names = "--from", paramLabel = "URL|DIR",
+            description = "With --release: a mirror laid out as NVIDIA's redist folder, or a folder holding the archive"
+                    + " (default: CUDNN_TOOL_MIRROR, else NVIDIA's server).")
+    String from;
 
     @Option(names = "--dry-run", description = "Check everything and show the plan; change nothing. Exits as the real run would.")
     boolean dryRun;
@@ -64,18 +91,64 @@ public class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path file = PathArgument.file(ctx.host(), "--archive", archive);
         Path cudaPath = target.cudaPath(ctx.host()); // usage errors first, before the file is looked at
         Path prefix = target.prefix(ctx.host());
+        if (archive != null && release != null) {
+            throw new ToolException(ExitCode.USAGE, "--archive and --release both name what to install",
+                    "pass only one: --archive FILE for a file you have, or --release VERSION to fetch it");
+        }
+        if (archive == null && release == null) {
+            throw new ToolException(ExitCode.USAGE, "nothing to install: no --archive or --release",
+                    "pass --archive FILE (an archive or wheel you have) or --release VERSION (fetched for this machine);"
+                            + " see 'cudnn install --help'");
+        }
+        if (release == null && (cuda != null || from != null)) {
+            throw new ToolException(ExitCode.USAGE, (cuda != null ? "--cuda" : "--from") + " goes with --release only",
+                    "an --archive's name says its CUDA build; drop the option, or fetch with --release VERSION");
+        }
+        ReleaseFetch fetched = null;
+        Path file;
+        if (release != null) {
+            if (checksum.given()) {
+                throw new ToolException(ExitCode.USAGE, "--sha256 and --manifest check a file passed with --archive",
+                        "drop them: a --release is checked against NVIDIA's size and sha256 in the catalogue");
+            }
+            ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), null, null, cuda);
+            FetchSource source = FetchCommand.source(ctx, from);
+            fetched = ctx.services().fetchRelease(filter, release, source, cudaPath, true, ReadProgress.NONE); // the plan only
+            file = fetched.path(ctx.host());
+            if (!fetched.cached()) { // the host and target checks that need no archive, before a long download
+                ArchiveName name = ArchiveName.parse(fetched.file());
+                InstallRequest req = new InstallRequest(file, null, cudaPath, prefix, force, true, addToPathScope(), null);
+                InstallOutcome o = ctx.services().install(!noProbe).dryRunBeforeFetch(req, name, fetched.file()
+                        + (fetched.url() == null ? "" : " from " + fetched.url()) + " into " + fetched.path());
+                if (dryRun) {
+                    return InstallView.show(ctx, output, name, true, o, fetched);
+                }
+                if (o.exit() != ExitCode.OK) {
+                    InstallOutcome stopped = new InstallOutcome(o.exit(), o.summary().replace("dry run: would stop: ",
+                            "not installed (nothing was fetched): "), null, o.preflight(), null, null, o.findings());
+                    return InstallView.show(ctx, output, name, false, stopped, fetched);
+                }
+            }
+            if (!dryRun) {
+                ProgressBar bar = ProgressBar.forContext(ctx, output, "downloading");
+                fetched = ctx.services().fetchRelease(filter, release, source, cudaPath, false, bar);
+                bar.done();
+                file = fetched.path(ctx.host());
+            }
+        } else {
+            file = PathArgument.file(ctx.host(), "--archive", archive);
+        }
         ArchiveName name = ArchiveFile.name(file);
         try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks
-            InstallRequest req = new InstallRequest(file, checksum.expectation(ctx.host(), name, ctx.catalogue()),
-                    cudaPath, prefix, force, dryRun, addToPathScope(), early);
+            InstallRequest req = new InstallRequest(file, release != null ? ctx.catalogue().expectation(name)
+                    : checksum.expectation(ctx.host(), name, ctx.catalogue()), cudaPath, prefix, force, dryRun, addToPathScope(), early);
             InstallService service = ctx.services().install(!noProbe);
             ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
             InstallOutcome o = service.run(req, bar);
             bar.done();
-            return InstallView.show(ctx, output, name, dryRun, o);
+            return InstallView.show(ctx, output, name, dryRun, o, fetched);
         }
     }
 

@@ -84,4 +84,12 @@ final class Services {
         var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor);
         return new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(entry, source, dir);
     }
+
+    /** {@code cudnn install --release}: the catalogue's archive for this machine, fetched into the cache (a dry run: only looked up). */
+    dev.cudnntool.host.fetch.ReleaseFetch fetchRelease(ReleaseFilter filter, String release, FetchSource source,
+                                                       java.nio.file.Path cudaPath, boolean dryRun,
+                                                       dev.cudnntool.archive.ReadProgress progress) {
+        return dev.cudnntool.host.fetch.ReleaseFetch.resolve(ctx.host(), ctx.catalogue(), filter, release, cudaPath, source,
+                dryRun, java.time.Duration.ofSeconds(60), progress);
+    }
 }

@@ -66,12 +66,49 @@ public final class InstallService {
     }
 
     /**
+     * A dry run of {@code --release} whose archive is not in the cache yet: nothing is downloaded, so only what
+     * does not need the archive's bytes is checked: the host for this archive name (exit 4), the target free and
+     * writable (5, 8), --add-to-path (2, 5). {@code fetching} says what the real run would fetch first.
+     */
+    public InstallOutcome dryRunBeforeFetch(InstallRequest req, ArchiveName name, String fetching) {
+        Preflight pf = Preflight.run(ports.host(), name, req.cudaPath(), req.prefix(), req.force());
+        SearchPathChange addToPath = addToPath(req);
+        if (addToPath != null && pf.target() != null) {
+            addToPath.checkEntry(pf.target().root(), pf.target().runtimeDir(name));
+        }
+        List<Finding> findings = new ArrayList<>(pf.findings());
+        ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
+        String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
+        if (stop == null) {
+            try {
+                checks.checkTargetFreeWithoutLock(pf.target());
+                checks.checkWritable(TargetChecks.existingDestinationDirs(pf.target(), name));
+            } catch (ToolException e) {
+                stop = e.exitCode();
+                stopWhy = e.getMessage();
+                findings.add(Finding.error(e instanceof DamagedState ? FindingId.INSTALL_STATE_DAMAGED
+                        : FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
+            }
+        }
+        if (stop == null && addToPath != null) {
+            String pathStop = addToPath.dryRun(findings, pf.target().runtimeDir(name));
+            if (pathStop != null) {
+                stop = ExitCode.TARGET_NOT_WRITABLE;
+                stopWhy = pathStop;
+            }
+        }
+        String summary = stop == null ? "dry run: would fetch " + fetching + ", check it and install cuDNN " + name.version()
+                + " into " + pf.target().root() + "; nothing was fetched or changed" : "dry run: would stop: " + stopWhy;
+        return new InstallOutcome(stop == null ? ExitCode.OK : stop, summary, null, pf, null, null, findings);
+    }
+
+    /**
      * Starts hashing a zip on a thread of its own (a {@code .tar.xz} is hashed as it is decoded):
      * null when there is nothing to start.
      * The caller closes it; a request carrying it ({@link InstallRequest#digest}) uses it instead of its own.
      */
     public static ArchiveDigest startDigest(Path archive, ArchiveName name) {
-        return name.format() == ArchiveFormat.ZIP && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
+        return name.format().isZip() && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
     }
 
     /** --add-to-path as this run asked for it; null without it. */

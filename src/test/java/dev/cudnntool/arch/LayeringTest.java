@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The house keeps its shape (issue 9 D): cli -> verify -> install/probe -> host -> archive ->
  * the core types in dev.cudnntool. A lower package never uses an upper one; install and probe
  * sit side by side. Inside a capability the port or engine sits at the package root and its parts in
- * sub-packages, which never reach back up: archive.name, archive.catalogue and archive.format know
+ * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
  * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers;
  * install.state only the install root's FileOps port. The core types use nothing of the tool.
  */
@@ -51,6 +51,9 @@ class LayeringTest {
                     .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.format.."))
             .and(noClasses().that().resideInAPackage("dev.cudnntool.archive.format..").should().dependOnClassesThat()
                     .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.catalogue.."))
+            .and(noClasses().that().resideInAPackage("dev.cudnntool.archive.wheel..").should().dependOnClassesThat()
+                    .resideInAnyPackage("dev.cudnntool.archive", "dev.cudnntool.archive.catalogue..",
+                            "dev.cudnntool.archive.format..", "dev.cudnntool.archive.name.."))
             .and(noClasses().that().resideInAnyPackage("dev.cudnntool.host", "dev.cudnntool.host.searchpath..")
                     .should().dependOnClassesThat().resideInAPackage("dev.cudnntool.host.loader.."))
             .and(noClasses().that().resideInAPackage("dev.cudnntool.host.searchpath..").should().dependOnClassesThat()

@@ -59,9 +59,8 @@ class ArchiveFileTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl | pip wheel of cuDNN 9.5.1.17 for CUDA 12 | pip install nvidia-cudnn-cu12==9.5.1.17",
-        "nvidia_cudnn_cu13-9.12.0.46-py3-none-win_amd64.whl | pip wheel of cuDNN 9.12.0.46 for CUDA 13 | pip install nvidia-cudnn-cu13==9.12.0.46",
-        "torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl | is a Python wheel | install it with pip",
+        "torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl | is a Python wheel, but not NVIDIA's cuDNN wheel | install it with pip",
+        "nvidia_cublas_cu12-12.4.5.8-py3-none-manylinux2014_x86_64.whl | is a Python wheel, but not NVIDIA's cuDNN wheel | nvidia_cudnn_cuNN wheel",
         "cudnn-local-repo-ubuntu2204-9.5.1_1.0-1_amd64.deb | local apt repository of cuDNN | sudo dpkg -i cudnn-local-repo-ubuntu2204-9.5.1_1.0-1_amd64.deb",
         "cudnn-local-repo-rhel9-9.5.1-1.0-1.x86_64.rpm | local dnf/yum repository of cuDNN | sudo dnf install cudnn",
         "libcudnn9-cuda-12_9.5.1.17-1_amd64.deb | is a Debian package | sudo apt-get install ./libcudnn9-cuda-12_9.5.1.17-1_amd64.deb",
@@ -91,5 +90,21 @@ class ArchiveFileTest {
         ToolException e = refused(odd);
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
         assertTrue(e.getMessage().contains("is not a cuDNN archive name"), e.getMessage());
+    }
+
+    /** Issue 20 item 7: NVIDIA's cuDNN wheel is no longer refused with a pip hint but read as a source. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl | 9.5.1.17 | 12 | LINUX",
+        "nvidia_cudnn_cu13-9.12.0.46-py3-none-win_amd64.whl | 9.12.0.46 | 13 | WINDOWS",
+        "nvidia_cudnn_cu13-9.24.0.43-py3-none-manylinux_2_27_x86_64.whl | 9.24.0.43 | 13 | LINUX",
+    })
+    void nvidiasCudnnWheelIsASource(String name, String version, int cuda, String os) throws Exception {
+        Path f = Files.write(Files.createDirectories(unix.getPath("/home/me")).resolve(name), new byte[] {'P', 'K'});
+        dev.cudnntool.archive.name.ArchiveName n = ArchiveFile.name(f);
+        assertEquals(version, n.version().toString());
+        assertEquals(cuda, n.cudaVariant().major());
+        assertEquals(os, n.os().name());
+        assertEquals(dev.cudnntool.archive.name.ArchiveFormat.WHEEL, n.format());
     }
 }

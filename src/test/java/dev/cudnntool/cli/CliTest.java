@@ -72,11 +72,17 @@ class CliTest {
         assertEquals(2, missing.exit(), missing.out());
         assertEquals(2, missing.json().get("exitCode").asInt());
         assertTrue(missing.json().get("error").get("message").asText().endsWith("does not exist"), missing.out());
-        Path wheel = downloads(host).resolve("nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl");
+        Path wheel = downloads(host).resolve("torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl");
         Files.write(wheel, new byte[] {'P', 'K'});
         Cli.Run w = Cli.run(host, "inspect", wheel.toString(), "--json");
         assertEquals(3, w.exit(), w.out());
-        assertTrue(w.json().get("error").get("fix").asText().contains("pip install nvidia-cudnn-cu12==9.5.1.17"), w.out());
+        assertTrue(w.json().get("error").get("fix").asText().contains("install it with pip"), w.out());
+        // item 7: NVIDIA's own cuDNN wheel is a source now; two bytes are not a zip: damaged, exit 3
+        Path cudnnWheel = downloads(host).resolve("nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.whl");
+        Files.write(cudnnWheel, new byte[] {'P', 'K'});
+        Cli.Run cw = Cli.run(host, "inspect", cudnnWheel.toString(), "--json");
+        assertEquals(3, cw.exit(), cw.out());
+        assertTrue(cw.json().get("error").get("message").asText().contains("is damaged"), cw.out());
         Cli.Run folder = Cli.run(host, "install", "--archive", downloads(host).toString());
         assertEquals(2, folder.exit(), folder.err());
         assertTrue(folder.err().contains("is a folder, not an archive"), folder.err());

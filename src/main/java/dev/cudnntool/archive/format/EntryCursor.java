@@ -78,7 +78,7 @@ public final class EntryCursor implements Closeable {
         InputStream buffered = new BufferedInputStream(new HashedOnce(archiveBytes, digest), 1 << 16);
         Counting counting = new Counting(buffered);
         return switch (format) {
-            case ZIP -> new EntryCursor(buffered, digest, counting, new ZipInputStream(counting), null, null);
+            case ZIP, WHEEL -> new EntryCursor(buffered, digest, counting, new ZipInputStream(counting), null, null);
             case TAR_XZ -> new EntryCursor(buffered, digest, counting, null, XzDecoders.readAhead(counting, xz), blocks);
             case TGZ -> new EntryCursor(buffered, digest, counting, null, new GzipMembers(counting), null);
         };

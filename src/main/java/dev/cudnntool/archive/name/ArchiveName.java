@@ -61,6 +61,9 @@ public record ArchiveName(
         }
         List<Finding> warnings = new ArrayList<>();
         String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.endsWith(".whl")) {
+            return WheelName.parse(name);
+        }
         ArchiveFormat format;
         String base;
         String ext;
@@ -156,6 +159,9 @@ public record ArchiveName(
     public String expectedTopFolder() {
         if (scheme == NamingScheme.LEGACY) {
             return "cuda";
+        }
+        if (scheme == NamingScheme.WHEEL) {
+            return WheelName.PACKAGE_FOLDER;
         }
         String c = canonicalName;
         return c.substring(0, c.length() - (os == OsFamily.WINDOWS ? ".zip".length() : ".tar.xz".length()));

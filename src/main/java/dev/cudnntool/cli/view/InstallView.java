@@ -11,6 +11,7 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.Preflight;
+import dev.cudnntool.host.fetch.ReleaseFetch;
 
 /** What {@code cudnn install} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
 public final class InstallView {
@@ -18,19 +19,37 @@ public final class InstallView {
     }
 
     public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o) {
+        return show(ctx, output, name, dryRun, o, null);
+    }
+
+    /** @param fetched what {@code --release} fetched (or would), shown as the object {@code fetch}; null for --archive */
+    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o,
+                           ReleaseFetch fetched) {
         if (output.json()) {
-            Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name));
+            Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name, fetched));
         } else {
+            if (fetched != null && !output.quiet()) {
+                ctx.out().println((fetched.downloaded() ? "fetched " : fetched.cached() ? "in the cache: " : "would fetch ")
+                        + fetched.file() + (fetched.url() == null || fetched.cached() ? "" : " from " + fetched.url())
+                        + " (" + fetched.path() + ")");
+            }
             text(ctx, output, dryRun, o);
         }
         return o.exit().code();
     }
 
     public static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name) {
+        return json(o, dryRun, catalogue, name, null);
+    }
+
+    public static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name, ReleaseFetch fetched) {
         var doc = Json.document("install", o.exit().code());
         doc.put("dryRun", dryRun);
         doc.put("changed", AlreadyInstalled.changed(o, dryRun));
         doc.put("summary", o.summary());
+        if (fetched != null) {
+            Json.put(doc, "fetch", fetched); // --release only: what was fetched (or would be), and where it lies
+        }
         if (o.archive() != null) {
             Json.put(doc, "archive", o.archive().archive());
             ((ObjectNode) doc.get("archive")).set("catalogue", Json.MAPPER.valueToTree(catalogue.describe(name)));

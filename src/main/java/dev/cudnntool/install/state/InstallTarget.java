@@ -69,6 +69,9 @@ public record InstallTarget(Kind kind, @JsonIgnore Path root, @JsonIgnore OsFami
     /** Where the loader must find the runtime libraries of this archive once installed. */
     public Path runtimeDir(ArchiveName archive) {
         if (kind == Kind.PREFIX) {
+            if (archive.os() == OsFamily.WINDOWS && archive.scheme() == dev.cudnntool.archive.name.NamingScheme.WHEEL) {
+                return root.resolve("bin"); // a wheel keeps its DLLs in nvidia/cudnn/bin
+            }
             if (archive.os() == OsFamily.WINDOWS) {
                 boolean x64 = archive.major() > 9 || archive.major() == 9 && archive.version().minor() >= 18;
                 return x64 ? root.resolve("bin").resolve("x64") : root.resolve("bin");

@@ -1,0 +1,65 @@
+package dev.cudnntool.host.fetch;
+
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import java.nio.file.Path;
+
+/**
+ * The archive {@code cudnn-install --release} installs, as the JSON object {@code fetch} shows it.
+ *
+ * @param release    the release asked for ({@code 9.5.1})
+ * @param file       NVIDIA's file name the catalogue chose for this OS, CPU and CUDA major
+ * @param url        where it comes from: NVIDIA's URL, the mirror's, or the --from folder's file; null when only behind the login
+ * @param size       its size by the catalogue, null when unknown
+ * @param sha256     its sha256 by the catalogue
+ * @param path       where it lies (or will lie) in the cache folder
+ * @param cached     it was in the cache already with the catalogue's size and sha256 (a dry run: size only)
+ * @param downloaded this run downloaded or copied it
+ */
+public record ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
+                           boolean cached, boolean downloaded) {
+    static ReleaseFetch planned(String release, CatalogueEntry e, FetchSource source, Path dest, boolean cached) {
+        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString() : source.url(e).orElse(null);
+        return new ReleaseFetch(release, e.fileName(), from, e.size(), String.join(" or ", e.accepted()), dest.toString(), cached, false);
+    }
+
+    static ReleaseFetch done(String release, CatalogueEntry e, FetchResult r) {
+        return new ReleaseFetch(release, e.fileName(), r.url(), r.size(), r.sha256(), r.path().toString(), !r.downloaded(),
+                r.downloaded());
+    }
+
+    /**
+     * Picks the catalogue's archive of {@code release} for the filter (this machine's OS and CPU) and a CUDA major:
+     * {@code --cuda}'s, else the target toolkit's (the one {@code cudaPath} names or the one found), else the
+     * newest build, as {@code cudnn fetch} does; then fetches it into the cache folder ({@link ArchiveCache}),
+     * checking size and sha256 ({@link Fetcher}). A dry run fetches nothing: it says whether the cache has a
+     * file of the catalogue's size already.
+     */
+    public static ReleaseFetch resolve(dev.cudnntool.host.Host host, dev.cudnntool.archive.catalogue.Catalogue catalogue,
+                                       dev.cudnntool.host.ReleaseFilter filter, String release, Path cudaPath,
+                                       FetchSource source, boolean dryRun, java.time.Duration timeout,
+                                       dev.cudnntool.archive.ReadProgress progress) {
+        Integer toolkitMajor = null;
+        if (filter.cuda() == null) {
+            dev.cudnntool.host.Toolkit t = dev.cudnntool.host.ToolkitLocator.locate(host, cudaPath, null).chosen();
+            toolkitMajor = t == null || t.version() == null ? null : t.version().major();
+        }
+        CatalogueEntry e = FetchSelection.one(catalogue, filter, release, toolkitMajor);
+        Path cache = ArchiveCache.dir(host);
+        Path dest = cache.resolve(e.fileName());
+        if (dryRun) {
+            boolean cached;
+            try {
+                cached = java.nio.file.Files.isRegularFile(dest) && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
+            } catch (java.io.IOException x) {
+                cached = false;
+            }
+            return planned(release, e, source, dest, cached);
+        }
+        return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache));
+    }
+
+    /** The file to install: the cache's copy. */
+    public Path path(dev.cudnntool.host.Host host) {
+        return host.path(path);
+    }
+}
