@@ -95,6 +95,10 @@ public enum FindingId {
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),
     CUDNN_DEPENDENCY_MISSING("cudnn.dependency-missing", "a library cuDNN needs is not found by name", WARN),
     CUDNN_COPIES("cudnn.copies", "how many copies, and which one a program gets by name", INFO),
+    FRAMEWORK_OK("framework.ok", "a framework gets the cuDNN it pins, complete, from one copy, with its cuBLASLt", INFO),
+    FRAMEWORK_MISMATCH("framework.mismatch", "a framework will not get the cuDNN it pins (version, CUDA major, a missing piece, the driver)", ERROR),
+    FRAMEWORK_NOT_FOUND("framework.not-found", "the framework --for names is not installed in the environments searched", ERROR),
+    CUDNN_MIXED_COPIES("cudnn.mixed-copies", "a framework gets cuDNN's sub-libraries from more than one copy", ERROR),
     CUDNN_TWO_CUDARTS("cudnn.two-cudarts", "CUDA runtimes of two majors are reachable by name from one program", WARN),
     CUDNN_INSTALLER("cudnn.installer", "NVIDIA's Windows cuDNN installer layout: the folder for the toolkit's CUDA, its PATH line and build hints", INFO, WARN),
     CUDNN_TORCH_COPY("cudnn.torch-copy", "which copy PyTorch in a site-packages really loads (its DT_RPATH or DT_RUNPATH in the"

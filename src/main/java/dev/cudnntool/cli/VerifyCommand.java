@@ -38,6 +38,10 @@ public class VerifyCommand implements Callable<Integer> {
             + " every copy and its owner, what loads by name, the findings, and only the search variables.")
     boolean report;
 
+    @Option(names = "--for", paramLabel = "FRAMEWORK", description = "Report only this framework (torch, tensorflow,"
+            + " onnxruntime-gpu, jax, paddlepaddle-gpu): what cuDNN it pins and what it will really load.")
+    String forFramework;
+
     @Mixin
     TargetOptions target;
 
@@ -51,7 +55,8 @@ public class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CudnnVersion expected = expected();
-        VerifyReport r = ctx.services().verify(!noProbe).verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all);
+        VerifyReport r = ctx.services().verify(!noProbe).verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all,
+                forFramework);
         return VerifyView.show(ctx, output, r, report);
     }
 

@@ -262,6 +262,29 @@ public final class CopyFinder {
         return out;
     }
 
+    /**
+     * The site-packages of the active Python environment: VIRTUAL_ENV's, else CONDA_PREFIX's, else a project's
+     * {@code .venv} (what uv and poetry run in), else the user's and the system's (never another conda environment).
+     */
+    static List<Path> activeSitePackages(Host host) {
+        List<Path> all = sitePackages(host);
+        List<Path> roots = new ArrayList<>();
+        for (String var : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String v = host.env(var);
+            if (roots.isEmpty() && v != null && !v.isBlank()) {
+                roots.add(host.path(v));
+            }
+        }
+        if (roots.isEmpty()) {
+            roots.addAll(projectVenvs(host).stream().limit(1).toList());
+        }
+        if (!roots.isEmpty()) {
+            return all.stream().filter(s -> roots.stream().anyMatch(s::startsWith)).toList();
+        }
+        List<Path> envs = condaEnvs(host);
+        return all.stream().filter(s -> envs.stream().noneMatch(s::startsWith)).toList();
+    }
+
     /** How many folders up from the current one a project's {@code .venv} is looked for. */
     static final int PROJECT_LEVELS = 6;
 

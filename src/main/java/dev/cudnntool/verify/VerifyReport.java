@@ -11,10 +11,18 @@ import java.util.List;
 
 /**
  * Everything cudnn-verify established; {@code ok} when no finding is an error (with --all, also
- * none of any copy's findings). {@code copies}: every cuDNN on the machine.
+ * none of any copy's findings). {@code copies}: every cuDNN on the machine; {@code frameworks}: the
+ * frameworks of the Python environments looked at, each with what it pins and what it gets.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
                            InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
-                           boolean ok, List<CudnnCopy> copies) {
+                           boolean ok, List<CudnnCopy> copies, List<FrameworkReport> frameworks) {
+
+    /** A report whose frameworks are not looked at (yet). */
+    public VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
+                        InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
+                        boolean ok, List<CudnnCopy> copies) {
+        this(platform, driver, toolkit, toolkitsFound, target, cudnn, probe, findings, ok, copies, List.of());
+    }
 }

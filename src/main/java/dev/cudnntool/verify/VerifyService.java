@@ -54,6 +54,15 @@ public final class VerifyService {
 
     /** @param all diagnose every cuDNN copy found, not only the target (verify --all) */
     public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {
+        return verify(cudaPath, prefix, expect, all, null);
+    }
+
+    /**
+     * @param all          diagnose every cuDNN copy found and the frameworks of every environment (verify --all)
+     * @param forFramework {@code --for}: only this framework's report (exit 2 for one this tool does not know), or null
+     */
+    public VerifyReport verify(Path cudaPath, Path prefix, CudnnVersion expect, boolean all, String forFramework) {
+        Frameworks.Kind only = forFramework == null ? null : Frameworks.named(forFramework);
         VerifyReport r = verifyTarget(cudaPath, prefix, expect);
         Path runtime = r.cudnn() != null ? r.cudnn().runtimeDir() : null;
         List<CudnnCopy> copies = r.copies() != null && !r.copies().isEmpty() ? r.copies() // found while the probe ran
@@ -71,7 +80,17 @@ public final class VerifyService {
         if (r.cudnn() == null) {
             findings.addAll(Preload.findings(host, null, 0)); // with a copy verified, said in verifyTarget
         }
-        boolean ok = r.ok();
+        List<Path> sites = all ? CopyFinder.sitePackages(host) : CopyFinder.activeSitePackages(host);
+        List<FrameworkReport> frameworks = Frameworks.analyse(host, sites, only, copies, r.driver(), this::diagnose);
+        List<Finding> frameworkFindings = new ArrayList<>(Frameworks.findings(frameworks));
+        if (only != null && frameworks.isEmpty()) {
+            frameworkFindings.add(Finding.error(FindingId.FRAMEWORK_NOT_FOUND, only.name() + " is not installed in "
+                            + (sites.isEmpty() ? "any Python environment found" : String.join(", ", sites.stream().map(Path::toString).toList())),
+                    all ? "install it, or activate the environment that has it (VIRTUAL_ENV, CONDA_PREFIX) and run verify there"
+                            : "activate the environment that has it, or add --all to search every environment found"));
+        }
+        findings.addAll(frameworkFindings);
+        boolean ok = r.ok() && !Finding.anyError(frameworkFindings);
         if (all) {
             List<CudnnCopy> diagnosed = new ArrayList<>();
             for (CudnnCopy copy : copies) {
@@ -83,7 +102,7 @@ public final class VerifyService {
             copies = diagnosed;
         }
         return new VerifyReport(r.platform(), r.driver(), r.toolkit(), r.toolkitsFound(), r.target(), r.cudnn(), r.probe(),
-                List.copyOf(findings), ok, copies);
+                List.copyOf(findings), ok, copies, List.copyOf(frameworks));
     }
 
     /** verify --all for a copy other than the target: its files, read-only (nothing of it is loaded). */

@@ -76,4 +76,104 @@ class RealWheelDiagnosisTest {
             assertEquals(0, said.size(), "one CUDA major: nothing to say " + said);
         }
     }
+
+    /** The real torch 2.14.1 venv, and a toolkit of real cuDNN 9.5.1 as the verified target. */
+    private JsonNode verifyTorch(Path venv, Map<String, String> extra, String... args) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(extra);
+        env.put("VIRTUAL_ENV", venv.toString());
+        Path tk = tmp.resolve("tk").resolve("cuda-12.6");
+        if (!Files.isDirectory(tk)) {
+            RealVerify.toolkit(tmp.resolve("tk"));
+        }
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("--no-probe", "--cuda-path", tk.toString()));
+        all.addAll(java.util.List.of(args));
+        return RealVerify.verify(RealVerify.host(env), all.toArray(String[]::new));
+    }
+
+    private static JsonNode torch(JsonNode doc) {
+        for (JsonNode f : doc.get("frameworks")) {
+            if (f.get("name").asText().equals("torch")) {
+                return f;
+            }
+        }
+        throw new AssertionError("no torch in " + doc.get("frameworks"));
+    }
+
+    /** #19 B16: the real torch wheel pins the real cuDNN wheel and gets it, complete, with cuBLASLt of CUDA 13. */
+    @Test
+    void realTorchGetsTheCudnnItPins() throws Exception {
+        Path venv = tmp.resolve("venv");
+        Path site = RealWheels.linkVenv(venv);
+        JsonNode doc = verifyTorch(venv, Map.of());
+        JsonNode t = torch(doc);
+        assertEquals(RealWheels.TORCH, t.get("version").asText());
+        assertEquals("nvidia-cudnn-cu13==" + RealWheels.CUDNN, t.get("wants").asText());
+        assertEquals(site.resolve("nvidia/cudnn/lib/libcudnn.so.9").toString(), t.get("loads").get("path").asText(), t.toString());
+        assertTrue(t.get("loads").get("version").asText().startsWith("9.24.0"), t.toString());
+        assertEquals(13, t.get("loads").get("cudaMajor").asInt());
+        assertTrue(t.get("loads").get("via").asText().contains("DT_RPATH"), t.toString());
+        assertTrue(t.get("ok").asBoolean(), t.toString());
+        assertTrue(RealVerify.finding(doc, "framework.ok").get("message").asText().contains("as it pins"), doc.get("findings").toString());
+
+        String md = dev.cudnntool.testing.Cli.run(RealVerify.host(Map.of("VIRTUAL_ENV", venv.toString())), "verify", "--no-probe",
+                "--report").out();
+        assertTrue(md.contains("| `torch " + RealWheels.TORCH + "` | `" + site + "` | `nvidia-cudnn-cu13==" + RealWheels.CUDNN + "` | `"
+                + site.resolve("nvidia/cudnn/lib/libcudnn.so.9") + "` `9.24.0"), md);
+        // --for torch reports torch alone; --for a framework not installed is an error; an unknown name is exit 2.
+        assertEquals(1, verifyTorch(venv, Map.of(), "--for", "torch").get("frameworks").size());
+        JsonNode tf = verifyTorch(venv, Map.of(), "--for", "tensorflow");
+        assertEquals(0, tf.get("frameworks").size());
+        assertEquals("error", RealVerify.finding(tf, "framework.not-found").get("severity").asText());
+        assertEquals(1, tf.get("exitCode").asInt());
+        assertEquals(2, dev.cudnntool.testing.Cli.run(RealVerify.host(Map.of()), "verify", "--no-probe", "--for", "caffe").exit());
+    }
+
+    /** A cuDNN 9.5.1 on LD_LIBRARY_PATH does not win over torch's DT_RPATH: torch still gets its own, and is ok. */
+    @Test
+    void aCopyOnLdLibraryPathDoesNotBeatTorchsRpath() throws Exception {
+        Path venv = tmp.resolve("venv");
+        Path site = RealWheels.linkVenv(venv);
+        Path other = Files.createDirectories(tmp.resolve("other/lib"));
+        RealCudnn.layOut(9, other, tmp.resolve("other/include"));
+        JsonNode t = torch(verifyTorch(venv, Map.of("LD_LIBRARY_PATH", other.toString())));
+        assertEquals(site.resolve("nvidia/cudnn/lib/libcudnn.so.9").toString(), t.get("loads").get("path").asText());
+        assertTrue(t.get("ok").asBoolean(), t.toString());
+    }
+
+    /** pytorch/pytorch #188892: a sub-library missing from the wheel, another copy on LD_LIBRARY_PATH fills in: mixed copies. */
+    @Test
+    void aMissingSubLibraryFilledInByAnotherCopyIsMixedCopies() throws Exception {
+        Path venv = tmp.resolve("venv");
+        Path site = RealWheels.linkVenv(venv);
+        Files.delete(site.resolve("nvidia/cudnn/lib/libcudnn_graph.so.9"));
+        Path other = Files.createDirectories(tmp.resolve("other/lib"));
+        RealCudnn.layOut(9, other, tmp.resolve("other/include"));
+        JsonNode doc = verifyTorch(venv, Map.of("LD_LIBRARY_PATH", other.toString()));
+        JsonNode t = torch(doc);
+        assertTrue(!t.get("ok").asBoolean(), t.toString());
+        JsonNode mixed = RealVerify.finding(doc, "cudnn.mixed-copies");
+        assertEquals("error", mixed.get("severity").asText());
+        assertTrue(mixed.get("message").asText().contains("libcudnn_graph.so.9 comes from " + other), mixed.toString());
+        assertTrue(mixed.get("message").asText().contains("(through LD_LIBRARY_PATH)"), mixed.toString());
+        assertTrue(mixed.get("fix").asText().contains("pip install --force-reinstall --no-deps nvidia-cudnn-cu13==" + RealWheels.CUDNN),
+                mixed.toString());
+        assertEquals(1, doc.get("exitCode").asInt());
+    }
+
+    /** cuBLASLt of CUDA 13 gone from the venv, and a pin the copy does not match: framework.mismatch names both. */
+    @Test
+    void aMissingCublasLtAndAnotherPinAreFrameworkMismatch() throws Exception {
+        Path venv = tmp.resolve("venv");
+        Path site = RealWheels.linkVenv(venv);
+        Files.delete(site.resolve("nvidia/cu13/lib/libcublasLt.so.13"));
+        Path meta = site.resolve("torch-" + RealWheels.TORCH + ".dist-info/METADATA");
+        String text = Files.readString(meta).replace("nvidia-cudnn-cu13==" + RealWheels.CUDNN, "nvidia-cudnn-cu13==9.25.0.1");
+        Files.delete(meta); // a hard link into the real site-packages: replaced, never written through
+        Files.writeString(meta, text);
+        JsonNode doc = verifyTorch(venv, Map.of());
+        String m = RealVerify.finding(doc, "framework.mismatch").get("message").asText();
+        assertTrue(m.contains("pins nvidia-cudnn-cu13==9.25.0.1") && m.contains("it pins cuDNN 9.25.0.1 but gets cuDNN 9.24.0"), m);
+        assertTrue(m.contains("libcublasLt.so.13 (cuBLASLt of CUDA 13) is not found where cuDNN opens it"), m);
+        assertTrue(Files.exists(RealWheels.sitePackages().resolve("nvidia/cu13/lib/libcublasLt.so.13")), "the real wheel is untouched");
+    }
 }

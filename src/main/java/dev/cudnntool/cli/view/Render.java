@@ -68,6 +68,7 @@ public final class Render {
         }
         findings(out, r.findings(), verbose);
         copies(out, r, verbose); // issue 11: every copy on the machine (and with --all, its findings)
+        frameworks(out, r);
         String verdict;
         if (!r.ok()) {
             // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
@@ -156,6 +157,16 @@ public final class Render {
                     + (c.owner() != null && c.owner().kind() != dev.cudnntool.host.owner.Owner.Kind.NONE
                     ? ", owned by " + Text.oneLine(c.owner().describe()) : "") + ")");
             findings(out, c.findings(), verbose);
+        }
+    }
+
+    /** One line per framework found: what it pins, what it gets, and whether that is right (#19 B16). */
+    public static void frameworks(PrintWriter out, dev.cudnntool.verify.VerifyReport r) {
+        for (var f : r.frameworks() == null ? List.<dev.cudnntool.verify.FrameworkReport>of() : r.frameworks()) {
+            String gets = f.loads() == null ? "gets no cuDNN" : "gets " + Text.oneLine(f.loads().path())
+                    + (f.loads().version() == null ? "" : " (cuDNN " + Text.oneLine(f.loads().version()) + ")");
+            out.println("framework " + Text.oneLine(f.name() + " " + f.version()) + " in " + Text.oneLine(f.site()) + ": "
+                    + (f.wants() == null ? "" : "pins " + Text.oneLine(f.wants()) + ", ") + gets + (f.ok() ? ", ok" : ", NOT OK"));
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * {@code cudnn verify --report} (#19 B20): Markdown to paste into a bug report. The machine, driver,
- * GPUs, toolkits, every copy with its owner, what a program gets by name, the frameworks, and the
+ * GPUs, toolkits, every copy with its owner, what a program gets by name, each framework (what it pins
+ * and loads), and the
  * findings; of the environment only the variables that decide the search (never a whole dump). Every
  * value read from the machine is printed on one line inside a code span, with backticks replaced, so
  * a hostile value cannot change the document's structure.
@@ -68,6 +69,16 @@ public final class ReportView {
             Owner o = c.owner() == null ? Owner.NONE : c.owner();
             md.add("| " + code(c.path()) + " | " + code(c.version()) + " | " + c.origin().label() + " | "
                     + (o.kind() == Owner.Kind.NONE ? "none" : cell(o.describe())) + " | " + (c.winsByName() ? "yes" : "") + " |");
+        }
+        if (r.frameworks() != null && !r.frameworks().isEmpty()) {
+            md.add("");
+            md.add("| framework | environment | pins | loads | ok |");
+            md.add("|---|---|---|---|---|");
+            for (var f : r.frameworks()) {
+                md.add("| " + code(f.name() + " " + f.version()) + " | " + code(f.site()) + " | " + code(f.wants()) + " | "
+                        + (f.loads() == null ? "nothing" : code(f.loads().path()) + " " + code(f.loads().version())) + " | "
+                        + (f.ok() ? "yes" : "**no**") + " |");
+            }
         }
         md.add("");
         md.add("**Findings**");

@@ -43,6 +43,7 @@ public final class VerifyView {
         Json.put(doc, "cudnn", r.cudnn());
         Json.put(doc, "probe", r.probe());
         Json.put(doc, "copies", r.copies());
+        Json.put(doc, "frameworks", r.frameworks());
         Json.put(doc, "findings", r.findings());
         return doc;
     }

@@ -1,0 +1,75 @@
+package dev.cudnntool.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystem;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** #19 B16 on jimfs: which environments are looked at, Windows' own DLL folders, CPU builds, pins. (Real wheels: RealWheelDiagnosisTest.) */
+class FrameworksTest {
+    @Test
+    void windowsTorchGetsTheDllsInItsOwnFolderFirst() throws Exception {
+        FileSystem fs = TestHosts.windowsFs();
+        String site = "C:\\Users\\me\\venv\\Lib\\site-packages";
+        for (String base : dev.cudnntool.archive.CudnnComponents.libraries(9)) {
+            java.nio.file.Path dll = fs.getPath(site, "torch\\lib", dev.cudnntool.archive.CudnnComponents.windowsDll(base, 9));
+            java.nio.file.Files.createDirectories(dll.getParent());
+            java.nio.file.Files.write(dll, dev.cudnntool.testing.PeImages.dll(dev.cudnntool.testing.PeImages.X64, "9.1.0.70"));
+        }
+        TestHosts.write(fs.getPath(site, "torch-2.5.1.dist-info\\METADATA"), "Name: torch\nVersion: 2.5.1+cu124\n\nbody\n");
+        TestHosts.write(fs.getPath("C:\\other\\cudnn64_9.dll"), "MZ");
+        Host host = TestHosts.windows(fs, Map.of("VIRTUAL_ENV", "C:\\Users\\me\\venv", "PATH", "C:\\other"), new FakeRunner());
+        JsonNode f = Cli.run(host, "verify", "--no-probe", "--json").json().get("frameworks").get(0);
+        assertEquals("torch", f.get("name").asText());
+        assertEquals("2.5.1+cu124", f.get("version").asText());
+        assertEquals(site + "\\torch\\lib\\cudnn64_9.dll", f.get("loads").get("path").asText(), f.toString());
+        assertTrue(f.get("ok").asBoolean(), f.toString());
+        assertEquals("9.1.0.70", f.get("loads").get("version").asText());
+        assertTrue(!f.has("wants"), "no pin: Windows torch wheels bundle cuDNN");
+    }
+
+    @Test
+    void onlyTheActiveEnvironmentWithoutAllAndEveryOneWithIt() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        for (String env : List.of("/home/me/venv", "/home/me/miniconda3/envs/old")) {
+            String site = env + "/lib/python3.11/site-packages";
+            TestHosts.write(fs.getPath(site, "torch-2.3.0.dist-info/METADATA"), "Name: torch\nVersion: 2.3.0\n"
+                    + "Requires-Dist: nvidia-cudnn-cu12 ==8.9.2.26 ; platform_system == \"Linux\"\n");
+        }
+        TestHosts.write(fs.getPath("/home/me/venv/lib/python3.11/site-packages/onnxruntime_gpu-1.20.0.dist-info/METADATA"),
+                "Name: onnxruntime-gpu\nVersion: 1.20.0\n"); // no pin and no CUDA library: a CPU-only install, not reported
+        Host host = TestHosts.linux(fs, Map.of("VIRTUAL_ENV", "/home/me/venv", "HOME", "/home/me", "PATH", "/usr/bin"),
+                new FakeRunner());
+        JsonNode plain = Cli.run(host, "verify", "--no-probe", "--json").json();
+        assertEquals(1, plain.get("frameworks").size(), plain.get("frameworks").toString());
+        JsonNode t = plain.get("frameworks").get(0);
+        assertEquals("nvidia-cudnn-cu12==8.9.2.26", t.get("wants").asText());
+        assertTrue(!t.get("ok").asBoolean() && t.get("problems").get(0).asText().contains("finds no libcudnn.so.8"), t.toString());
+        assertEquals(2, Cli.run(host, "verify", "--no-probe", "--all", "--json").json().get("frameworks").size());
+        String text = Cli.run(host, "verify", "--no-probe").out();
+        assertTrue(text.contains("framework torch 2.3.0 in /home/me/venv/lib/python3.11/site-packages: pins nvidia-cudnn-cu12==8.9.2.26,"
+                + " gets no cuDNN, NOT OK"), text);
+    }
+
+    @Test
+    void pinsAreReadFromTheHeaderOnly() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        TestHosts.write(fs.getPath("/d/torch-1.dist-info/METADATA"), "Name: torch\n\nRequires-Dist: nvidia-cudnn-cu12==9.1.0.70\n");
+        assertTrue(Frameworks.pin(fs.getPath("/d/torch-1.dist-info")).isEmpty(), "a line of the description is not a pin");
+        TestHosts.write(fs.getPath("/d/tf-1.dist-info/METADATA"), "Name: tensorflow\nRequires-Dist: nvidia-cudnn-cu12 (==9.3.0.75);"
+                + " extra == \"and-cuda\"\n");
+        Frameworks.Pin p = Frameworks.pin(fs.getPath("/d/tf-1.dist-info")).orElseThrow();
+        assertEquals("nvidia-cudnn-cu12==9.3.0.75", p.text());
+        assertEquals(12, p.cudaMajor());
+        assertTrue(Frameworks.sameRelease("9.3.0", "9.3.0.75") && !Frameworks.sameRelease("9.3.0.75", "9.3.0.76")
+                && !Frameworks.sameRelease("9.3", "9.3.1"));
+    }
+}
