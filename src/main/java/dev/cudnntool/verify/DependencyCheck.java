@@ -83,9 +83,24 @@ final class DependencyCheck {
         }
         List<Finding> out = new ArrayList<>();
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+        // The libraries open their dependencies with their own DT_RUNPATH: $ORIGIN, and in NVIDIA's wheels also
+        // $ORIGIN/../../cublas/lib, ../../cuda_nvrtc/lib (CUDA 12) or ../../cu13/lib (CUDA 13), read from the files.
+        if (!host.windows()) {
+            for (Path lib : libs) {
+                try {
+                    ElfFile.Info info = ElfFile.read(lib, false);
+                    for (Path d : ElfFile.expand(info.runpath().isEmpty() ? info.rpath() : info.runpath(), lib)) {
+                        if (runpath.stream().noneMatch(r -> host.samePath(r, d))) {
+                            runpath.add(d);
+                        }
+                    }
+                } catch (IOException | RuntimeException ignored) {
+                    // unreadable: its damage is reported elsewhere
+                }
+            }
+        }
         for (Map.Entry<String, String> e : needs.entrySet()) {
             String name = e.getKey();
-            // cuDNN's libraries carry RUNPATH $ORIGIN: their own folder is searched first.
             boolean found = Files.exists(c.runtimeDir().resolve(name))
                     || LoaderPath.find(host, cache, name, List.of(), runpath).isPresent();
             if (!found) {
@@ -109,7 +124,9 @@ final class DependencyCheck {
         if (lower.startsWith("libz") || lower.startsWith("zlib")) {
             return "install zlib: sudo apt install zlib1g (Debian, Ubuntu) or sudo dnf install zlib (Fedora, RHEL)";
         }
-        String pip = lower.contains("nvrtc") ? "nvidia-cuda-nvrtc-cu" + cuda : "nvidia-cublas-cu" + cuda;
+        // From CUDA 13 NVIDIA's wheels drop the -cuNN suffix (nvidia-cublas 13.x, nvidia-cuda-nvrtc 13.x).
+        boolean suffix = cuda.isEmpty() || Integer.parseInt(cuda) < 13;
+        String pip = (lower.contains("nvrtc") ? "nvidia-cuda-nvrtc" : "nvidia-cublas") + (suffix ? "-cu" + cuda : "==" + cuda + ".*");
         String what = lower.contains("nvrtc") ? "NVRTC" : lower.contains("cublaslt") ? "cuBLASLt" : "cuBLAS";
         boolean windows = lower.endsWith(".dll");
         return name + " is " + what + " from the CUDA " + cuda + " toolkit: it is in the toolkit's "

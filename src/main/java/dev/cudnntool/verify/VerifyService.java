@@ -105,6 +105,15 @@ public final class VerifyService {
                 List.copyOf(findings), ok, copies, List.copyOf(frameworks));
     }
 
+    /** The CUDA major a copy is built for, when its owner says (NVIDIA's wheel nvidia-cudnn-cuNN); null when unknown. */
+    static Integer cudaMajorOf(CudnnCopy copy) {
+        var o = copy.owner();
+        if (o != null && o.kind() == dev.cudnntool.host.owner.Owner.Kind.PIP && o.name() != null && o.name().matches("nvidia-cudnn-cu\\d{2}")) {
+            return Integer.valueOf(o.name().substring("nvidia-cudnn-cu".length()));
+        }
+        return null;
+    }
+
     /** verify --all for a copy other than the target: its files, read-only (nothing of it is loaded). */
     List<Finding> diagnose(CudnnCopy copy) {
         Path lib = host.path(copy.path());
@@ -124,7 +133,7 @@ public final class VerifyService {
                     found.fileVersions(), found.otherMajors());
         }
         files(found, out);
-        out.addAll(DependencyCheck.findings(host, found, null));
+        out.addAll(DependencyCheck.findings(host, found, cudaMajorOf(copy)));
         if (!Finding.anyError(out)) {
             out.add(Finding.info(FindingId.CUDNN_OK, "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
                     + found.runtimeDir() + " (files checked, not loaded)"));

@@ -176,4 +176,29 @@ class RealWheelDiagnosisTest {
         assertTrue(m.contains("libcublasLt.so.13 (cuBLASLt of CUDA 13) is not found where cuDNN opens it"), m);
         assertTrue(Files.exists(RealWheels.sitePackages().resolve("nvidia/cu13/lib/libcublasLt.so.13")), "the real wheel is untouched");
     }
+
+    /** #19 A5: the wheel's cuDNN finds cuBLASLt and NVRTC of CUDA 13 through its own DT_RUNPATH ($ORIGIN/../../cu13/lib). */
+    @Test
+    void theWheelsDependenciesAreFoundThroughItsOwnRunpath() throws Exception {
+        Path venv = tmp.resolve("venv");
+        Path site = RealWheels.linkVenv(venv);
+        String copyPath = site.resolve("nvidia/cudnn/lib/libcudnn.so.9").toString();
+        JsonNode wheel = copy(verifyTorch(venv, Map.of(), "--all"), copyPath);
+        for (JsonNode f : wheel.get("findings")) {
+            assertTrue(!f.get("id").asText().equals("cudnn.dependency-missing"), f.toString());
+        }
+        Files.delete(site.resolve("nvidia/cu13/lib/libnvrtc.so.13"));
+        JsonNode broken = copy(verifyTorch(venv, Map.of(), "--all"), copyPath);
+        String said = broken.get("findings").toString();
+        assertTrue(said.contains("libnvrtc.so.13 is needed by cuDNN 9") && said.contains("nvidia-cuda-nvrtc==13.*"), said);
+    }
+
+    private static JsonNode copy(JsonNode doc, String path) {
+        for (JsonNode c : doc.get("copies")) {
+            if (c.get("path").asText().equals(path)) {
+                return c;
+            }
+        }
+        throw new AssertionError(path + " not in " + doc.get("copies"));
+    }
 }
