@@ -48,9 +48,7 @@ public final class DriverCheck {
                             + " is loaded (lsmod | grep nvidia)"));
             return new Result(new DriverInfo(exe, null, null, List.of()), out);
         }
-        ProcessResult query = host.runner().run(
-                List.of(exe, "--query-gpu=name,driver_version", "--format=csv,noheader"), TIMEOUT);
-        List<NvidiaSmi.Gpu> gpus = query.ok() ? NvidiaSmi.parseGpuList(query.out()) : List.of();
+        List<NvidiaSmi.Gpu> gpus = gpus(host, exe);
         NvidiaSmi.Header h = parsed.get();
         DriverInfo info = new DriverInfo(exe, h.driverVersion(), h.cudaCeiling(), gpus);
         String ceiling = h.cudaCeiling() == null ? "" : ", supports CUDA up to " + h.cudaCeiling()
@@ -70,6 +68,20 @@ public final class DriverCheck {
                 + gpus.stream().map(NvidiaSmi.Gpu::name).collect(Collectors.joining(", "));
         out.add(Finding.info(FindingId.DRIVER_OK, "NVIDIA driver " + h.driverVersion() + ceiling + "; " + gpuText));
         return new Result(info, out);
+    }
+
+    /**
+     * The GPUs with their compute capability; an nvidia-smi too old for {@code compute_cap} fails that query, and the
+     * plain one is asked instead (GPUs without a compute capability).
+     */
+    static List<NvidiaSmi.Gpu> gpus(Host host, String exe) {
+        ProcessResult withCc = host.runner().run(List.of(exe, NvidiaSmi.GPU_QUERY_CC, "--format=csv,noheader"), TIMEOUT);
+        List<NvidiaSmi.Gpu> gpus = withCc.ok() ? NvidiaSmi.parseGpuListWithCc(withCc.out()) : List.of();
+        if (!gpus.isEmpty()) {
+            return gpus;
+        }
+        ProcessResult query = host.runner().run(List.of(exe, NvidiaSmi.GPU_QUERY, "--format=csv,noheader"), TIMEOUT);
+        return query.ok() ? NvidiaSmi.parseGpuList(query.out()) : List.of();
     }
 
     /**

@@ -179,17 +179,17 @@ class ReleasesCommandTest {
     }
 
     @Test
-    void gpuIsRecordedAndSaidNotCheckedWithoutSupportMatrixData() throws Exception {
+    void gpuIsRecordedAndCheckedAgainstTheSupportMatrix() throws Exception {
+        // #20 item 3 replaced "compute capability not checked (no support matrix data)" deliberately
         Host host = CliTest.windowsMachine();
         Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "sm_61", "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode gpu = r.json().get("gpu");
         assertEquals("6.1", gpu.get("computeCapability").asText());
-        assertFalse(gpu.get("checked").asBoolean());
-        assertEquals("compute capability not checked (no support matrix data)", gpu.get("note").asText());
+        assertTrue(gpu.get("checked").asBoolean());
+        assertEquals("--gpu", gpu.get("source").asText());
         Cli.Run human = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "RTX 2080");
-        assertTrue(human.out().contains("GPU GeForce RTX 2080 (7.5): compute capability not checked (no support matrix data)"),
-                human.out());
+        assertTrue(human.out().contains("GPU GeForce RTX 2080 (7.5) as asked"), human.out());
         assertEquals(2, Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "Voodoo 5").exit());
     }
 }
