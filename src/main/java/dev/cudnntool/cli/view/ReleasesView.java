@@ -54,6 +54,9 @@ public final class ReleasesView {
         if (asked.gpu() != null) {
             filter.put("gpu", asked.gpu().asked());
         }
+        if (asked.pin() != null) {
+            filter.put("for", asked.pin().framework() + "==" + asked.pin().version());
+        }
         Json.put(doc, "filter", filter);
         doc.put("thisMachine", l.thisMachine());
         if (l.toolkit() != null) {
@@ -68,7 +71,6 @@ public final class ReleasesView {
             Json.put(doc, "driver", l.driver());
         }
         if (asked.pin() != null) {
-            filter.put("for", asked.pin().framework() + "==" + asked.pin().version());
             Map<String, Object> pin = new LinkedHashMap<>();
             pin.put("framework", asked.pin().framework());
             pin.put("version", asked.pin().version());
