@@ -238,6 +238,8 @@ public final class VerifyService {
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
+        findings.addAll(GpuSupport.findings(host, driver.driver(), actual == null ? null : actual.releaseString(),
+                built == null ? null : Integer.valueOf(built.major())));
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {
                 findings.add(Finding.error(FindingId.CUDNN_EXPECT_MISMATCH, "expected cuDNN " + expect.releaseString() + " but "
