@@ -2,6 +2,7 @@ package dev.cudnntool.host;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.archive.name.ArchiveName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,10 +56,14 @@ public final class DriverCheck {
                 + " (the driver's ceiling, not the installed toolkit)";
         if (archive != null) {
             int cuda = archive.cudaVariant().major();
-            Optional<String> min = DriverMinimums.minimum(cuda, host.os());
+            String release = archive.version().toString();
+            SupportMatrix.Fit fit = SupportMatrix.bundled().fit(release, cuda, null, ReleaseFit.lowestGpu(info), host.windows());
+            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : DriverMinimums.minimum(cuda, host.os());
             if (min.isPresent() && NvidiaSmi.compareVersions(h.driverVersion(), min.get()) < 0) {
                 out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "driver " + h.driverVersion() + ceiling + " is older than "
-                                + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build)",
+                                + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build"
+                                + (fit.driverMinimum() != null ? "; NVIDIA's support matrix of cuDNN " + SupportMatrix.release(release)
+                                + (Boolean.TRUE.equals(fit.gpuOk()) ? " for this GPU" : "") : "") + ")",
                         "update the NVIDIA driver to " + min.get() + " or newer"
                                 + (cuda == 13 && host.windows() ? " (NVIDIA publishes no Windows minimum for CUDA 13; R580 is the Linux one)" : "")));
                 return new Result(info, out);

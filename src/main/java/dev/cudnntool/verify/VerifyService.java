@@ -238,7 +238,7 @@ public final class VerifyService {
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
-        findings.addAll(GpuSupport.findings(host, driver.driver(), actual == null ? null : actual.releaseString(),
+        findings.addAll(dev.cudnntool.host.GpuSupport.findings(host, driver.driver(), actual == null ? null : actual.releaseString(),
                 built == null ? null : Integer.valueOf(built.major())));
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {

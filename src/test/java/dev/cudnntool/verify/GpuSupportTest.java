@@ -56,9 +56,9 @@ class GpuSupportTest {
         var driver = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
                 java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7")));
         var host = dev.cudnntool.testing.TestHosts.linux(dev.cudnntool.testing.TestHosts.unixFs(), Map.of(), new FakeRunner());
-        assertTrue(GpuSupport.findings(host, driver, "9.27.0", 13).isEmpty());
-        Finding kepler = GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
+        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, "9.27.0", 13).isEmpty());
+        Finding kepler = dev.cudnntool.host.GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
         assertTrue(kepler.fix().contains("cudnn releases --gpu 3.7"), "no catalogued release supports Kepler: " + kepler.fix());
-        assertTrue(GpuSupport.findings(host, driver, null, 13).isEmpty());
+        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, null, 13).isEmpty());
     }
 }

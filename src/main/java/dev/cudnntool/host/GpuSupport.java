@@ -1,36 +1,32 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.host;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.archive.catalogue.SupportMatrix;
-import dev.cudnntool.host.DriverInfo;
-import dev.cudnntool.host.Host;
-import dev.cudnntool.host.NvidiaSmi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * {@code cudnn.gpu-unsupported}: the installed cuDNN release against the compute capability of each GPU nvidia-smi
+ * {@code cudnn.gpu-unsupported}: a cuDNN release (verify: the installed one; install: the archive's) against the compute capability of each GPU nvidia-smi
  * lists, by NVIDIA's support matrix ({@link SupportMatrix}). A release the matrix does not hold, and a GPU whose
  * compute capability nvidia-smi did not report, are not checked.
  */
-final class GpuSupport {
+public final class GpuSupport {
     private GpuSupport() {
     }
 
     /**
-     * @param release   the installed release ("9.5.1"), or null when unknown
+     * @param release   the release ("9.5.1"), or null when unknown
      * @param cudaMajor the CUDA major it is built for, or null (then every variant's rows count)
      */
-    static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor) {
+    public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor) {
         return findings(host, driver, release, cudaMajor, SupportMatrix.bundled(), Catalogue::bundled);
     }
 
-    static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
+    public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
                                   java.util.function.Supplier<Catalogue> catalogue) {
         List<Finding> out = new ArrayList<>();
         if (release == null || driver == null || !driver.present()) {
@@ -64,9 +60,9 @@ final class GpuSupport {
                                            java.util.function.Supplier<Catalogue> catalogue) {
         String os = host.windows() ? "windows" : "linux";
         try {
-            List<CatalogueEntry> candidates = new ArrayList<>(catalogue.get().select(os, Set.of(RightArchive.archLabel(host)), cudaMajor, null));
+            List<CatalogueEntry> candidates = new ArrayList<>(catalogue.get().select(os, ReleaseFilter.hostArches(host), cudaMajor, null));
             if (cudaMajor != null) {
-                candidates.addAll(catalogue.get().select(os, Set.of(RightArchive.archLabel(host)), null, null));
+                candidates.addAll(catalogue.get().select(os, ReleaseFilter.hostArches(host), null, null));
             }
             for (CatalogueEntry e : candidates) {
                 int major = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
