@@ -119,7 +119,7 @@ public final class ReleaseFit {
     }
 
     /** The lowest compute capability among the GPUs nvidia-smi listed (the one that limits the choice), or null. */
-    static String lowestGpu(DriverInfo driver) {
+    public static String lowestGpu(DriverInfo driver) {
         return driver.gpus().stream().map(NvidiaSmi.Gpu::computeCapability).filter(c -> c != null)
                 .min(java.util.Comparator.comparing(CudaVersion::parse, (a, b) -> a.orElseThrow().compareTo(b.orElseThrow())))
                 .orElse(null);

@@ -234,7 +234,8 @@ public final class VerifyService {
         }
         CudaVersion built = p != null && p.cudartVersion() != null && p.cudartVersion() > 0
                 ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
-        findings.addAll(DriverFit.findings(host, driver.driver(), built));
+        findings.addAll(DriverFit.findings(host, driver.driver(), built, p != null && p.versionString() != null ? p.versionString()
+                : c.headerVersion() == null ? null : c.headerVersion().toString()));
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();

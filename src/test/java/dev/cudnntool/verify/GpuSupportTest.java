@@ -61,4 +61,25 @@ class GpuSupportTest {
         assertTrue(kepler.fix().contains("cudnn releases --gpu 3.7"), "no catalogued release supports Kepler: " + kepler.fix());
         assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, null, 13).isEmpty());
     }
+
+    @Test
+    void theDriverMinimumOfTheInstalledReleaseIsItsMatrixRowForThisGpu() throws Exception {
+        for (String cc : new String[] {"12.0", "8.6"}) {
+            LinuxDiagnosisTest machine = new LinuxDiagnosisTest();
+            machine.install(9, "9.10.2");
+            Files.createDirectories(machine.fs.getPath("/usr/bin"));
+            Files.writeString(machine.fs.getPath("/usr/bin/nvidia-smi"), "");
+            machine.runner.on("nvidia-smi", NvidiaSmiOutputs.R535.replace("535.104.05", "565.57.01").replace("12.2", "12.7"));
+            machine.runner.on(NvidiaSmiOutputs.QUERY_CC, NvidiaSmiOutputs.gpuWithCc("NVIDIA GeForce RTX 5090", "565.57.01", cc));
+            machine.probeSays(9, LinuxDiagnosisTest.loaded(LinuxDiagnosisTest.LIB + "/libcudnn.so.9", 91002, 12080), 0, "");
+            VerifyReport r = machine.verify(machine.host(Map.of("CUDA_PATH", LinuxDiagnosisTest.TK,
+                    "LD_LIBRARY_PATH", LinuxDiagnosisTest.LIB)), null);
+            if (cc.equals("12.0")) {
+                Finding f = LinuxDiagnosisTest.find(r, "driver.too-old");
+                assertTrue(f.fix().contains("570.26 or newer (the minimum for cuDNN 9.10.2 on this GPU"), f.fix());
+            } else {
+                LinuxDiagnosisTest.none(r, "driver.too-old"); // 565 meets 525.60.13, the row up to Hopper
+            }
+        }
+    }
 }
