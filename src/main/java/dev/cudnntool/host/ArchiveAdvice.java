@@ -74,7 +74,7 @@ public record ArchiveAdvice(Supplier<Catalogue> catalogue, DriverInfo driver, Su
         boolean gpuRefused = false;
         for (CatalogueEntry e : all) {
             SupportMatrix.Fit fit = matrix.get().fit(e.version(), cudaMajor, null, gpu, windows);
-            if (Boolean.FALSE.equals(fit.gpuOk())) {
+            if (Boolean.FALSE.equals(fit.gpuOk()) || matrix.get().droppedBefore(e.version(), cudaMajor, gpu).isPresent()) {
                 gpuRefused = true;
                 continue;
             }

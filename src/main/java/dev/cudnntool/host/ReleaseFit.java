@@ -151,14 +151,16 @@ public final class ReleaseFit {
                     : DriverMinimums.minimum(variantMajor, family);
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
+            Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);
+            String why = dropped.orElse(fit.why());
             boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk)
-                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk());
+                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty();
             recommended |= pick;
             Optional<String> url = e.url();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
-                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), fit.source(), fit.why(), pick));
+                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), fit.source(), why, pick));
         }
         return rows;
     }

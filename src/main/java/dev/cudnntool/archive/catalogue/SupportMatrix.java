@@ -198,6 +198,54 @@ public final class SupportMatrix {
         return new Fit(all, toolkitOk, gpuOk, min, chosen.get(0).source(), why);
     }
 
+    /**
+     * For a release the matrix does not hold, why it surely lacks the GPU too: the nearest older release it holds lacks
+     * it and so does the nearest newer one (support for a GPU generation is added once and dropped once, never in
+     * between), or there is no newer one and the GPU is of a generation the older one already dropped (below its lowest
+     * compute capability). Empty when nothing can be said; callers then neither recommend nor refuse on the GPU's account
+     * alone, and never call such a release unsupported.
+     */
+    public Optional<String> droppedBefore(String version, int cudaMajor, String gpu) {
+        if (gpu == null || !rows(version, cudaMajor).isEmpty()) {
+            return Optional.empty();
+        }
+        int[] v = releaseNumbers(release(version));
+        List<String> held = rows.stream().filter(r -> r.cuda() == cudaMajor).map(Row::release).distinct()
+                .sorted(Comparator.comparing(SupportMatrix::releaseNumbers, SupportMatrix::compare)).toList();
+        String older = null;
+        String newer = null;
+        for (String h : held) {
+            int c = compare(releaseNumbers(h), v);
+            if (c < 0) {
+                older = h;
+            } else if (c > 0 && newer == null) {
+                newer = h;
+            }
+        }
+        if (older == null || !Boolean.FALSE.equals(fit(older, cudaMajor, null, gpu, false).gpuOk())) {
+            return Optional.empty();
+        }
+        if (newer != null) {
+            return Boolean.FALSE.equals(fit(newer, cudaMajor, null, gpu, false).gpuOk())
+                    ? Optional.of("not in the support matrix, but cuDNN " + older + " and " + newer + " around it (CUDA " + cudaMajor
+                    + ") both lack compute capability " + gpu) : Optional.empty();
+        }
+        String o = older;
+        int[] lowest = rows(older, cudaMajor).stream().flatMap(r -> r.computeCapabilities().stream()).map(SupportMatrix::numbers)
+                .min(SupportMatrix::compare).orElseThrow();
+        return compare(numbers(gpu), lowest) < 0 ? Optional.of("not in the support matrix, but cuDNN " + o + ", the newest release it"
+                + " holds for CUDA " + cudaMajor + ", already dropped compute capability " + gpu) : Optional.empty();
+    }
+
+    private static int[] releaseNumbers(String release) {
+        String[] p = release.split("\\.");
+        int[] out = new int[3];
+        for (int i = 0; i < Math.min(3, p.length); i++) {
+            out[i] = Integer.parseInt(p[i]);
+        }
+        return out;
+    }
+
     private static String range(List<String> values) {
         List<String> sorted = values.stream().sorted(Comparator.comparing(SupportMatrix::numbers, SupportMatrix::compare)).toList();
         return sorted.size() == 1 ? sorted.get(0) : sorted.get(0) + "–" + sorted.get(sorted.size() - 1);

@@ -156,6 +156,9 @@ public final class ReleasesView {
             }
             if (Boolean.FALSE.equals(r.gpuOk())) {
                 marks.add("not for GPU " + l.gpu());
+            } else if (l.gpu() != null && r.gpuOk() == null) {
+                marks.add(r.why() != null ? "not for GPU " + l.gpu() + " (by the releases around it)"
+                        : "GPU not checked");
             }
             if (Boolean.FALSE.equals(r.driverOk())) {
                 marks.add("driver too old (needs " + r.driverMinimum() + ")");
@@ -169,7 +172,7 @@ public final class ReleasesView {
             if (r.url() != null) {
                 out.println("      " + r.url());
             }
-            if (r.why() != null && (Boolean.FALSE.equals(r.gpuOk()) || Boolean.FALSE.equals(r.cudaOk()))) {
+            if (r.why() != null && (Boolean.FALSE.equals(r.gpuOk()) || Boolean.FALSE.equals(r.cudaOk()) || l.gpu() != null && r.gpuOk() == null)) {
                 out.println("      " + r.why());
             }
             behindLogin |= r.url() == null;

@@ -102,6 +102,17 @@ class SupportMatrixTest {
         assertEquals(true, M.fit("9.5.1.17", 12, new int[] {12, 4}, null, false).toolkitOk());
     }
 
+    @Test
+    void aReleaseItDoesNotHoldIsRefusedOnlyWhenTheReleasesAroundItSayTheSame() {
+        assertTrue(M.droppedBefore("8.9.7.29", 12, "12.0").orElseThrow().contains("8.9.6 and 9.0.0"), "between two without Blackwell");
+        assertTrue(M.droppedBefore("9.27.0.42", 12, "7.0").orElseThrow().contains("9.17.0"), "Volta was dropped by 9.17.0");
+        assertTrue(M.droppedBefore("9.27.0.42", 12, "13.0").isEmpty(), "a GPU newer than 9.17.0 knows may come later");
+        assertTrue(M.droppedBefore("9.27.0.42", 12, "8.6").isEmpty());
+        assertTrue(M.droppedBefore("9.7.0.66", 12, "12.0").isEmpty(), "9.5.1 lacks Blackwell but 9.10.2 has it");
+        assertTrue(M.droppedBefore("9.5.1.17", 12, "12.0").isEmpty(), "a release it holds says so itself (gpuOk)");
+        assertTrue(M.droppedBefore("9.27.0.42", 12, null).isEmpty());
+    }
+
     private static SupportMatrix parse(String json) {
         return SupportMatrix.parse(json.getBytes(StandardCharsets.UTF_8));
     }
