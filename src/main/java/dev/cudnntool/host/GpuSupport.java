@@ -42,7 +42,19 @@ public final class GpuSupport {
             }
             List<SupportMatrix.Fit> fits = majors.stream().map(m -> matrix.fit(release, m, null, cc, host.windows()))
                     .filter(SupportMatrix.Fit::known).toList();
-            if (fits.isEmpty() || fits.stream().anyMatch(f -> Boolean.TRUE.equals(f.gpuOk()))) {
+            if (fits.isEmpty()) {
+                // a release the matrix does not hold: a warning only where the releases around it lack the GPU too
+                Optional<String> dropped = majors.stream().map(m -> matrix.droppedBefore(release, m, cc)).flatMap(Optional::stream)
+                        .findFirst();
+                if (dropped.isPresent() && majors.size() == 1) {
+                    out.add(Finding.warn(FindingId.CUDNN_GPU_UNSUPPORTED, "cuDNN " + SupportMatrix.release(release) + " for CUDA "
+                                    + majors.get(0) + " probably does not support the " + gpu.name() + " (compute capability " + cc
+                                    + "): its release is " + dropped.get(), newestSupporting(host, cc, cudaMajor, matrix, catalogue)));
+                    break;
+                }
+                continue;
+            }
+            if (fits.stream().anyMatch(f -> Boolean.TRUE.equals(f.gpuOk()))) {
                 continue;
             }
             String newest = newestSupporting(host, cc, cudaMajor, matrix, catalogue);

@@ -56,7 +56,11 @@ class GpuSupportTest {
         var driver = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
                 java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7")));
         var host = dev.cudnntool.testing.TestHosts.linux(dev.cudnntool.testing.TestHosts.unixFs(), Map.of(), new FakeRunner());
-        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, "9.27.0", 13).isEmpty());
+        assertEquals(Severity.WARN, dev.cudnntool.host.GpuSupport.findings(host, driver, "9.27.0", 13).get(0).severity(),
+                "Kepler was dropped long before 9.17.0, the newest release the matrix holds");
+        var future = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
+                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("a GPU newer than the matrix knows", "580.65.06", "13.0")));
+        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, future, "9.27.0", 13).isEmpty(), "not held, not refused: not checked");
         Finding kepler = dev.cudnntool.host.GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
         assertTrue(kepler.fix().contains("cudnn releases --gpu 3.7"), "no catalogued release supports Kepler: " + kepler.fix());
         assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, null, 13).isEmpty());
@@ -81,5 +85,21 @@ class GpuSupportTest {
                 LinuxDiagnosisTest.none(r, "driver.too-old"); // 565 meets 525.60.13, the row up to Hopper
             }
         }
+    }
+
+    @Test
+    void aNewerReleaseThanTheMatrixHoldsOnAGpuItAlreadyDroppedIsAWarning() throws Exception {
+        LinuxDiagnosisTest machine = new LinuxDiagnosisTest();
+        machine.install(9, "9.27.0");
+        Files.createDirectories(machine.fs.getPath("/usr/bin"));
+        Files.writeString(machine.fs.getPath("/usr/bin/nvidia-smi"), "");
+        machine.runner.on("nvidia-smi", NvidiaSmiOutputs.R575);
+        machine.runner.on(NvidiaSmiOutputs.QUERY_CC, NvidiaSmiOutputs.gpuWithCc("Tesla V100-SXM2-16GB", "575.51.03", "7.0"));
+        machine.probeSays(9, LinuxDiagnosisTest.loaded(LinuxDiagnosisTest.LIB + "/libcudnn.so.9", 92700, 12080), 0, "");
+        VerifyReport r = machine.verify(machine.host(Map.of("CUDA_PATH", LinuxDiagnosisTest.TK, "LD_LIBRARY_PATH", LinuxDiagnosisTest.LIB)), null);
+        Finding f = LinuxDiagnosisTest.find(r, "cudnn.gpu-unsupported");
+        assertEquals(Severity.WARN, f.severity(), "inferred, not read from a matrix of 9.27.0");
+        assertTrue(f.message().contains("probably") && f.message().contains("9.17.0"), f.message());
+        assertTrue(f.fix().contains("install cuDNN 9.10.2"), "the newest release whose matrix lists Volta: " + f.fix());
     }
 }
