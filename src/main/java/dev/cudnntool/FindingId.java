@@ -109,6 +109,9 @@ public enum FindingId {
     CUDNN_CUDART_MISMATCH("cudnn.cudart-mismatch", "built for another CUDA major than the toolkit", ERROR),
     CUDNN_HANDLE_FAILED("cudnn.handle-failed", "cudnnCreate failed although a driver is present", ERROR),
     CUDNN_NO_GPU("cudnn.no-gpu", "no driver, so no handle", INFO),
+    CUDNN_GPU_UNSUPPORTED("cudnn.gpu-unsupported", "NVIDIA's support matrix of the cuDNN release lacks the GPU's compute capability;"
+            + " the newest catalogued release that supports it is named (warn: a release the matrix does not hold, inferred from"
+            + " the releases around it)", ERROR, WARN),
     CUDNN_WRONG_ARCH("cudnn.wrong-arch", "libraries built for another CPU than this machine's; the archive for this one is named", ERROR),
     CUDNN_DLL_ARCH("cudnn.dll-arch", "a cuDNN or zlib DLL that is not x64", ERROR),
     CUDNN_FILE_VERSION("cudnn.file-version", "the DLL's FileVersion agrees (info) or disagrees (error) with the header", INFO, ERROR),

@@ -14,14 +14,18 @@ import picocli.CommandLine.Option;
         description = {"Lists the cuDNN archives NVIDIA published for this platform, newest first.",
                 "Each comes with the URL to download it from (older archives are behind NVIDIA's login).",
                 "The list is the built-in catalogue; it marks the archives that fit the CUDA toolkit found",
-                "and this machine's driver, or the machine you describe with --cuda, --driver and --gpu."},
+                "and this machine's driver, or the machine you describe with --cuda, --driver and --gpu;",
+                "NVIDIA's support matrix of each release decides the toolkit minor, the GPU and the driver minimum.",
+                "--for picks the cuDNN a framework release pins."},
         footerHeading = "%nExamples:%n",
         footer = {"  Which archive to download for this machine:",
                 "    cudnn releases",
                 "  The archives for Windows and CUDA 12.4, from any machine:",
                 "    cudnn releases --os windows --cuda 12.4",
                 "  Which archive fits a Linux machine with driver 535 and an RTX 2080:",
-                "    cudnn releases --os linux --arch x86_64 --driver 535.104.05 --gpu \"RTX 2080\""})
+                "    cudnn releases --os linux --arch x86_64 --driver 535.104.05 --gpu \"RTX 2080\"",
+                "  The cuDNN that torch 2.5.1 pins, for Windows:",
+                "    cudnn releases --for torch==2.5.1 --os windows"})
 public class ReleasesCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -43,6 +47,11 @@ public class ReleasesCommand implements Callable<Integer> {
             description = "The GPU: a compute capability (6.1, sm_61) or a common name (\"RTX 2080\", A100, H100).")
     String gpu;
 
+    @Option(names = "--for", paramLabel = "FRAMEWORK==VERSION",
+            description = "The cuDNN a framework release pins or was tested with: torch==2.5.1, tensorflow==2.16.1,"
+                    + " onnxruntime-gpu==1.19.2, jax==0.4.28 (a small sourced table kept with the catalogue).")
+    String forFramework;
+
     @Option(names = "--cuda-path", paramLabel = "DIR", description = "The CUDA toolkit to match (default: found as install finds it).")
     String cudaPath;
 
@@ -57,7 +66,8 @@ public class ReleasesCommand implements Callable<Integer> {
     public Integer call() {
         ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), os, arch, cuda);
         ReleaseFit.Asked asked = new ReleaseFit.Asked(driver == null ? null : ReleaseFilter.driverVersion(driver),
-                gpu == null ? null : GpuCapability.parse(gpu));
+                gpu == null ? null : GpuCapability.parse(gpu),
+                forFramework == null ? null : filter.pin(ctx.services().frameworkPins(), forFramework));
         return ReleasesView.show(ctx, output, ctx.services().releases(filter, cudaPath, asked));
     }
 }

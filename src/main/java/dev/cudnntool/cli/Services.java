@@ -64,6 +64,11 @@ final class Services {
         return ReleaseFit.list(ctx.host(), ctx.catalogue(), filter, cudaPath, asked);
     }
 
+    /** {@code cudnn releases --for}: the framework pins kept with the catalogue. */
+    dev.cudnntool.archive.catalogue.FrameworkPins frameworkPins() {
+        return dev.cudnntool.archive.catalogue.FrameworkPins.bundled();
+    }
+
     /** {@code cudnn fetch --list}: the catalogue's archives {@code what} (or the newest) names for {@code filter}. */
     java.util.List<dev.cudnntool.archive.catalogue.CatalogueEntry> fetchList(ReleaseFilter filter, String what) {
         return FetchSelection.list(ctx.catalogue(), filter, what);

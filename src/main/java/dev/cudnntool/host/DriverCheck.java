@@ -2,6 +2,7 @@ package dev.cudnntool.host;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.archive.name.ArchiveName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,19 +55,21 @@ public final class DriverCheck {
                             + " is loaded (lsmod | grep nvidia)"));
             return new Result(new DriverInfo(exe, null, null, List.of()), out);
         }
-        ProcessResult query = host.runner().run(
-                List.of(exe, "--query-gpu=name,driver_version", "--format=csv,noheader"), TIMEOUT);
-        List<NvidiaSmi.Gpu> gpus = query.ok() ? NvidiaSmi.parseGpuList(query.out()) : List.of();
+        List<NvidiaSmi.Gpu> gpus = gpus(host, exe);
         NvidiaSmi.Header h = parsed.get();
         DriverInfo info = new DriverInfo(exe, h.driverVersion(), h.cudaCeiling(), gpus);
         String ceiling = h.cudaCeiling() == null ? "" : ", supports CUDA up to " + h.cudaCeiling()
                 + " (the driver's ceiling, not the installed toolkit)";
         if (archive != null) {
             int cuda = archive.cudaVariant().major();
-            Optional<String> min = DriverMinimums.minimum(cuda, host.os());
+            String release = archive.version().toString();
+            SupportMatrix.Fit fit = SupportMatrix.bundled().fit(release, cuda, null, ReleaseFit.lowestGpu(info), host.windows());
+            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : DriverMinimums.minimum(cuda, host.os());
             if (min.isPresent() && NvidiaSmi.compareVersions(h.driverVersion(), min.get()) < 0) {
                 out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "driver " + h.driverVersion() + ceiling + " is older than "
-                                + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build)",
+                                + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build"
+                                + (fit.driverMinimum() != null ? "; NVIDIA's support matrix of cuDNN " + SupportMatrix.release(release)
+                                + (Boolean.TRUE.equals(fit.gpuOk()) ? " for this GPU" : "") : "") + ")",
                         "update the NVIDIA driver to " + min.get() + " or newer"
                                 + (cuda == 13 && host.windows() ? " (NVIDIA publishes no Windows minimum for CUDA 13; R580 is the Linux one)" : "")));
                 return new Result(info, out);
@@ -76,6 +79,20 @@ public final class DriverCheck {
                 + gpus.stream().map(NvidiaSmi.Gpu::name).collect(Collectors.joining(", "));
         out.add(Finding.info(FindingId.DRIVER_OK, "NVIDIA driver " + h.driverVersion() + ceiling + "; " + gpuText));
         return new Result(info, out);
+    }
+
+    /**
+     * The GPUs with their compute capability; an nvidia-smi too old for {@code compute_cap} fails that query, and the
+     * plain one is asked instead (GPUs without a compute capability).
+     */
+    static List<NvidiaSmi.Gpu> gpus(Host host, String exe) {
+        ProcessResult withCc = host.runner().run(List.of(exe, NvidiaSmi.GPU_QUERY_CC, "--format=csv,noheader"), TIMEOUT);
+        List<NvidiaSmi.Gpu> gpus = withCc.ok() ? NvidiaSmi.parseGpuListWithCc(withCc.out()) : List.of();
+        if (!gpus.isEmpty()) {
+            return gpus;
+        }
+        ProcessResult query = host.runner().run(List.of(exe, NvidiaSmi.GPU_QUERY, "--format=csv,noheader"), TIMEOUT);
+        return query.ok() ? NvidiaSmi.parseGpuList(query.out()) : List.of();
     }
 
     /**

@@ -17,8 +17,18 @@ public final class NvidiaSmi {
     public record Header(String driverVersion, String cudaCeiling) {
     }
 
-    public record Gpu(String name, String driverVersion) {
+    /** One GPU; {@code computeCapability} ("8.6") is null when nvidia-smi is too old to report {@code compute_cap}. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Gpu(String name, String driverVersion, String computeCapability) {
+        public Gpu(String name, String driverVersion) {
+            this(name, driverVersion, null);
+        }
     }
+
+    /** The query with the compute capability; nvidia-smi before R510 or so refuses the field (then {@link #GPU_QUERY}). */
+    public static final String GPU_QUERY_CC = "--query-gpu=name,driver_version,compute_cap";
+    public static final String GPU_QUERY = "--query-gpu=name,driver_version";
+    private static final Pattern CC = Pattern.compile("\\d{1,2}\\.\\d");
 
     private NvidiaSmi() {
     }
@@ -50,6 +60,29 @@ public final class NvidiaSmi {
             String driver = line.substring(comma + 1).strip();
             if (!name.isEmpty() && driver.matches("[0-9]+(\\.[0-9]+)+")) {
                 gpus.add(new Gpu(name, driver));
+            }
+        }
+        return gpus;
+    }
+
+    /**
+     * Parses {@code --query-gpu=name,driver_version,compute_cap --format=csv,noheader}: "NVIDIA GeForce RTX 3090, 535.104.05, 8.6".
+     * A line whose last field is not a compute capability ("[N/A]", an error text) keeps the GPU without one.
+     */
+    public static List<Gpu> parseGpuListWithCc(String text) {
+        List<Gpu> gpus = new ArrayList<>();
+        if (text == null) {
+            return gpus;
+        }
+        for (String line : text.split("\\R")) {
+            int last = line.lastIndexOf(',');
+            if (last <= 0) {
+                continue;
+            }
+            String cc = line.substring(last + 1).strip();
+            List<Gpu> head = parseGpuList(line.substring(0, last));
+            if (head.size() == 1) {
+                gpus.add(new Gpu(head.get(0).name(), head.get(0).driverVersion(), CC.matcher(cc).matches() ? cc : null));
             }
         }
         return gpus;

@@ -66,6 +66,29 @@ public record ReleaseFilter(String os, Set<String> arches, Integer cudaMajor, In
         return d;
     }
 
+    private static final Pattern FOR = Pattern.compile("([A-Za-z][A-Za-z0-9_-]{0,40})==(\\d{1,4}(?:\\.\\d{1,4}){0,3})");
+
+    /**
+     * Reads {@code --for torch==2.5.1} against the framework pins kept with the catalogue; a word of another form, or a
+     * framework release the table does not hold, is exit 2 with one line naming what it knows. The pin's CUDA major must
+     * agree with {@code --cuda} when both are given.
+     */
+    public dev.cudnntool.archive.catalogue.FrameworkPins.Pin pin(dev.cudnntool.archive.catalogue.FrameworkPins pins, String word) {
+        Matcher m = FOR.matcher(word.trim());
+        if (!m.matches()) {
+            throw new ToolException(ExitCode.USAGE, "--for " + dev.cudnntool.Text.printable(word.trim()) + " is not FRAMEWORK==VERSION",
+                    "write it as pip does: --for torch==2.5.1 (known: " + pins.known() + ")");
+        }
+        var pin = pins.find(m.group(1), m.group(2), os).orElseThrow(() -> new ToolException(ExitCode.USAGE,
+                "--for " + m.group(1) + "==" + m.group(2) + " is not in the tool's table of framework pins",
+                "pass one it knows: " + pins.known()));
+        if (cudaMajor != null && cudaMajor != pin.cuda()) {
+            throw new ToolException(ExitCode.USAGE, "--for " + m.group(1) + "==" + m.group(2) + " uses cuDNN for CUDA " + pin.cuda()
+                    + ", not --cuda " + cuda, "drop --cuda, or pass --cuda " + pin.cuda());
+        }
+        return pin;
+    }
+
     /** The OS family the filter's archives run on (for the driver minimums). */
     public OsFamily family() {
         return os.equals("windows") ? OsFamily.WINDOWS : OsFamily.LINUX;

@@ -3,42 +3,51 @@ package dev.cudnntool.host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.FrameworkPins;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.OsFamily;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * How each archive of the catalogue fits a machine: its CUDA major against the toolkit's, the
- * driver minimum of its CUDA major against the driver, and which one to take (the newest that
- * fits, never a disputed one). The machine is this one, or the one the user describes with
+ * How each archive of the catalogue fits a machine: its CUDA major against the toolkit's, and by the
+ * rows of NVIDIA's support matrix for its release and CUDA variant ({@link SupportMatrix}) the toolkit
+ * minor, the GPU's compute capability and the driver minimum of the row that fits (the driver minimum
+ * of its CUDA major when the matrix does not know the release), and which one to take (the newest
+ * that fits, never a disputed one). The machine is this one, or the one the user describes with
  * {@code --cuda}, {@code --driver} and {@code --gpu}. What {@code cudnn releases} lists; the
  * command only renders it.
  */
 public final class ReleaseFit {
-    /** What {@code --gpu} can say today: no support-matrix data is stored, so nothing is checked against it. */
-    public static final String GPU_NOT_CHECKED = "compute capability not checked (no support matrix data)";
-
     private ReleaseFit() {
     }
 
     /**
      * One archive, marked. {@code toolkitFits}/{@code driverOk} are absent when unknown (no toolkit, no driver, another
-     * machine) and {@code toolkitFits} when {@code --cuda} chose the archives. {@code url} is NVIDIA's redist URL, null
+     * machine) and {@code toolkitFits} when {@code --cuda} chose the archives. {@code cudaOk} says whether NVIDIA's support
+     * matrix of the release lists the toolkit's minor (--cuda 12.4's, or the toolkit found's); {@code gpuOk} is absent when no GPU is known or the support matrix does not
+     * know the release; {@code matrix} is the page of the support-matrix rows that decided, {@code why} why a row does
+     * not fit the toolkit or the GPU. {@code url} is NVIDIA's redist URL, null
      * (and {@code download} says where the file is) for an archive no redist manifest lists.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Row(String fileName, String version, String os, String arch, String cudaVariant, String format,
                       String sha256, List<String> candidates, Long size, String releaseDate,
                       @JsonInclude(JsonInclude.Include.ALWAYS) String url, String download, Boolean toolkitFits,
-                      String driverMinimum, Boolean driverOk, boolean recommended) {
+                      String driverMinimum, Boolean driverOk, Boolean cudaOk, Boolean gpuOk, String matrix, String why, boolean recommended) {
     }
 
     /**
-     * What the user asked about another machine (each null when not asked): {@code --driver}, {@code --gpu}.
+     * What the user asked about another machine (each null when not asked): {@code --driver}, {@code --gpu}, and
+     * {@code --for}'s pin (the rows are then that pin's cuDNN release for its CUDA major).
      */
-    public record Asked(String driver, GpuCapability gpu) {
-        public static final Asked NOTHING = new Asked(null, null);
+    public record Asked(String driver, GpuCapability gpu, FrameworkPins.Pin pin) {
+        public static final Asked NOTHING = new Asked(null, null, null);
+
+        public Asked(String driver, GpuCapability gpu) {
+            this(driver, gpu, null);
+        }
     }
 
     /**
@@ -49,12 +58,14 @@ public final class ReleaseFit {
      * @param toolkit     this machine's toolkit; null when none was found, {@code --cuda} was given or the platform is another
      * @param driver      the driver asked, or this machine's; {@link DriverInfo#NONE} when neither is known
      * @param asked       what the user described
+     * @param gpu         the compute capability the rows were checked against: {@code --gpu}'s, else on this machine's
+     *                    platform the lowest nvidia-smi reported; null when none is known
      */
     public record Listing(ReleaseFilter filter, boolean thisMachine, Toolkit toolkit, DriverInfo driver, Asked asked,
-                          List<Row> rows) {
-        /** Something the user asked decides the fit ({@code --cuda}, {@code --driver}, {@code --gpu}). */
+                          String gpu, List<Row> rows) {
+        /** Something the user asked decides the fit ({@code --cuda}, {@code --driver}, {@code --gpu}, {@code --for}). */
         public boolean askedAnything() {
-            return filter.cuda() != null || asked.driver() != null || asked.gpu() != null;
+            return filter.cuda() != null || asked.driver() != null || asked.gpu() != null || asked.pin() != null;
         }
 
         /** How the recommended row is starred: for this machine only when nothing asked about another. */
@@ -77,6 +88,12 @@ public final class ReleaseFit {
      * else on this machine's platform nvidia-smi's.
      */
     public static Listing list(Host host, Catalogue catalogue, ReleaseFilter filter, String cudaPath, Asked asked) {
+        return list(host, catalogue, SupportMatrix.bundled(), filter, cudaPath, asked);
+    }
+
+    /** As above, against a given support matrix (tests). */
+    public static Listing list(Host host, Catalogue catalogue, SupportMatrix matrix, ReleaseFilter filter, String cudaPath,
+                               Asked asked) {
         boolean thisMachine = filter.thisMachine(host);
         Toolkit toolkit = null;
         DriverInfo driver = DriverInfo.NONE;
@@ -88,8 +105,24 @@ public final class ReleaseFit {
         } else if (thisMachine) {
             driver = DriverCheck.check(host, Platform.detect(host), null).driver();
         }
-        List<CatalogueEntry> archives = catalogue.select(filter.os(), filter.arches(), filter.cudaMajor(), filter.cudaMinor());
-        return new Listing(filter, thisMachine, toolkit, driver, asked, mark(archives, filter.family(), toolkit, driver));
+        String gpu = asked.gpu() != null ? asked.gpu().computeCapability() : thisMachine ? lowestGpu(driver) : null;
+        FrameworkPins.Pin pin = asked.pin();
+        Integer major = filter.cudaMajor() != null ? filter.cudaMajor() : pin != null ? Integer.valueOf(pin.cuda()) : null;
+        List<CatalogueEntry> archives = catalogue.select(filter.os(), filter.arches(), major, filter.cudaMinor());
+        if (pin != null) {
+            archives = archives.stream().filter(e -> pin.matches(e.version())).toList();
+        }
+        int[] minor = filter.cudaMinor() != null ? new int[] {filter.cudaMajor(), filter.cudaMinor()}
+                : toolkit != null && toolkit.version() != null ? new int[] {toolkit.version().major(), toolkit.version().minor()} : null;
+        return new Listing(filter, thisMachine, toolkit, driver, asked, gpu,
+                mark(archives, filter.family(), toolkit, driver, matrix, minor, gpu));
+    }
+
+    /** The lowest compute capability among the GPUs nvidia-smi listed (the one that limits the choice), or null. */
+    public static String lowestGpu(DriverInfo driver) {
+        return driver.gpus().stream().map(NvidiaSmi.Gpu::computeCapability).filter(c -> c != null)
+                .min(java.util.Comparator.comparing(CudaVersion::parse, (a, b) -> a.orElseThrow().compareTo(b.orElseThrow())))
+                .orElse(null);
     }
 
     /**
@@ -97,21 +130,37 @@ public final class ReleaseFit {
      * and a driver ({@link DriverInfo#NONE}: none known); the first that fits is recommended.
      */
     public static List<Row> mark(List<CatalogueEntry> archives, OsFamily family, Toolkit toolkit, DriverInfo driver) {
+        int[] minor = toolkit == null || toolkit.version() == null ? null : new int[] {toolkit.version().major(), toolkit.version().minor()};
+        return mark(archives, family, toolkit, driver, SupportMatrix.empty(), minor, null);
+    }
+
+    /**
+     * As above, with the support matrix: {@code minor} is the toolkit's major.minor to look up (--cuda 12.4's, or the
+     * toolkit's; null when not known), {@code gpu} the compute capability (null when not known).
+     */
+    public static List<Row> mark(List<CatalogueEntry> archives, OsFamily family, Toolkit toolkit, DriverInfo driver,
+                                 SupportMatrix matrix, int[] minor, String gpu) {
         List<Row> rows = new ArrayList<>();
         boolean recommended = false;
         for (CatalogueEntry e : archives) {
             int variantMajor = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
             Boolean fits = toolkit == null || toolkit.version() == null ? null : toolkit.version().major() == variantMajor;
-            Optional<String> min = DriverMinimums.minimum(variantMajor, family);
+            SupportMatrix.Fit fit = matrix.fit(e.version(), variantMajor,
+                    minor != null && minor[0] == variantMajor ? minor : null, gpu, family == OsFamily.WINDOWS);
+            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum())
+                    : DriverMinimums.minimum(variantMajor, family);
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
-            boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk);
+            Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);
+            String why = dropped.orElse(fit.why());
+            boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk)
+                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty();
             recommended |= pick;
             Optional<String> url = e.url();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
-                    fits, min.orElse(null), driverOk, pick));
+                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), fit.source(), why, pick));
         }
         return rows;
     }

@@ -15,6 +15,7 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.ArchiveAdvice;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.GpuSupport;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.Platform;
@@ -37,7 +38,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
 
     public static final Set<FindingId> FORCIBLE = Set.of(FindingId.PLATFORM_MISMATCH, FindingId.DRIVER_TOO_OLD, FindingId.DRIVER_FAILED,
             FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING,
-            FindingId.INSTALL_PACKAGE_OWNED);
+            FindingId.INSTALL_PACKAGE_OWNED, FindingId.CUDNN_GPU_UNSUPPORTED);
 
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
         List<Finding> findings = new ArrayList<>();
@@ -48,6 +49,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         findings.addAll(driver.findings());
+        findings.addAll(GpuSupport.findings(host, driver.driver(), archive.version().toString(), archive.cudaVariant().major()));
         Toolkit toolkit = null;
         List<Toolkit> found = List.of();
         InstallTarget target;

@@ -23,7 +23,8 @@ final class RightArchive {
     /**
      * @param release   "9.5.1" (or longer), or null when unknown
      * @param cudaMajor the CUDA major of the toolkit, or null
-     * @return NVIDIA's file name from the catalogue, or its pattern when the catalogue does not know it
+     * @return NVIDIA's file name from the catalogue: that release's build, else the newest catalogued build for this
+     *         machine and CUDA major; a pattern only when the catalogue has neither
      */
     static String name(Host host, String release, Integer cudaMajor) {
         String os = host.windows() ? "windows" : "linux";
@@ -36,6 +37,19 @@ final class RightArchive {
                         .filter(e -> e.version().equals(prefix) || e.version().startsWith(prefix + ".")).toList();
                 if (!fits.isEmpty()) {
                     return fits.get(0).fileName();
+                }
+            } catch (RuntimeException ignored) {
+                // no catalogue: the pattern below
+            }
+        }
+        if (cudaMajor != null) {
+            // that release has no build for this machine and CUDA major (9.5.1 has no CUDA 13 build): never an invented
+            // name, the newest catalogued build that exists instead (facts: CUDA 13 builds start at 9.12)
+            try {
+                var pick = dev.cudnntool.host.ArchiveAdvice.bundled(dev.cudnntool.host.DriverInfo.NONE)
+                        .newest(host.os(), arch.equals("sbsa") ? Arch.SBSA : arch.equals("arm64") ? Arch.AARCH64 : host.arch(), cudaMajor);
+                if (pick.entry().isPresent()) {
+                    return pick.entry().get().fileName();
                 }
             } catch (RuntimeException ignored) {
                 // no catalogue: the pattern below

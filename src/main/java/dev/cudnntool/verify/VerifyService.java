@@ -277,11 +277,14 @@ public final class VerifyService {
         }
         CudaVersion built = p != null && p.cudartVersion() != null && p.cudartVersion() > 0
                 ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
-        findings.addAll(DriverFit.findings(host, driver.driver(), built));
+        findings.addAll(DriverFit.findings(host, driver.driver(), built, p != null && p.versionString() != null ? p.versionString()
+                : c.headerVersion() == null ? null : c.headerVersion().toString()));
         findings.addAll(DependencyCheck.findings(host, c, needZ, built != null ? Integer.valueOf(built.major())
                 : toolkit != null && toolkit.version() != null ? Integer.valueOf(toolkit.version().major()) : null));
         findings.addAll(Preload.findings(host, c.mainLibrary(), c.major()));
         CudnnVersion actual = p != null && p.versionString() != null ? CudnnVersion.parse(p.versionString()) : c.headerVersion();
+        findings.addAll(dev.cudnntool.host.GpuSupport.findings(host, driver.driver(), actual == null ? null : actual.releaseString(),
+                built == null ? null : Integer.valueOf(built.major())));
         if (expect != null) {
             if (actual == null || !actual.sameRelease(expect)) {
                 findings.add(Finding.error(FindingId.CUDNN_EXPECT_MISMATCH, "expected cuDNN " + expect.releaseString() + " but "

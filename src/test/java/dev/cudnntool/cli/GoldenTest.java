@@ -194,5 +194,10 @@ class GoldenTest {
         jsonAndText("releases-asked", host, ReleasesCommandTest.REDIST, 0, "releases", "--os", "linux", "--arch", "x86_64",
                 "--driver", "535.104.05", "--gpu", "RTX 2080");
         jsonAndText("releases-bad-gpu", host, c, 2, "releases", "--gpu", "Voodoo 5");
+        // #20 items 3, 4: --for's pin and a GPU the support matrix checks (gpuOk, why)
+        jsonAndText("releases-for", host, Catalogue.of(Catalogue.bundled().select("linux", java.util.Set.of("x86_64"), 12, null).stream()
+                .filter(e -> e.version().startsWith("8.9.7.") || e.version().startsWith("8.9.5.")).toList()), 0,
+                "releases", "--for", "tensorflow==2.16.1", "--os", "linux", "--arch", "x86_64", "--gpu", "12.0");
+        jsonAndText("releases-bad-for", host, c, 2, "releases", "--for", "torch==0.1");
     }
 }

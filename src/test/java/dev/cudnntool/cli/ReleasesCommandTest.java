@@ -179,17 +179,103 @@ class ReleasesCommandTest {
     }
 
     @Test
-    void gpuIsRecordedAndSaidNotCheckedWithoutSupportMatrixData() throws Exception {
+    void gpuIsRecordedAndCheckedAgainstTheSupportMatrix() throws Exception {
+        // #20 item 3 replaced "compute capability not checked (no support matrix data)" deliberately
         Host host = CliTest.windowsMachine();
         Cli.Run r = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "sm_61", "--json");
         assertEquals(0, r.exit(), r.err());
         JsonNode gpu = r.json().get("gpu");
         assertEquals("6.1", gpu.get("computeCapability").asText());
-        assertFalse(gpu.get("checked").asBoolean());
-        assertEquals("compute capability not checked (no support matrix data)", gpu.get("note").asText());
+        assertTrue(gpu.get("checked").asBoolean());
+        assertEquals("--gpu", gpu.get("source").asText());
         Cli.Run human = Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "RTX 2080");
-        assertTrue(human.out().contains("GPU GeForce RTX 2080 (7.5): compute capability not checked (no support matrix data)"),
-                human.out());
+        assertTrue(human.out().contains("GPU GeForce RTX 2080 (7.5) as asked"), human.out());
         assertEquals(2, Cli.on(host).withCatalogue(CATALOGUE).run("releases", "--gpu", "Voodoo 5").exit());
+    }
+
+    @Test
+    void aGpuTheSupportMatrixLacksDoesNotFitAndTheTextSaysWhy() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Cli.Run r = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64",
+                "--cuda", "12", "--gpu", "7.0", "--verbose", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode volta917 = null;
+        JsonNode volta9102 = null;
+        for (JsonNode row : r.json().get("archives")) {
+            if (row.get("version").asText().startsWith("9.17.0.")) {
+                volta917 = row;
+            }
+            if (row.get("version").asText().startsWith("9.10.2.")) {
+                volta9102 = row;
+            }
+        }
+        assertFalse(volta917.get("gpuOk").asBoolean(), "9.17.0's CUDA 12 build is 7.5+ only: " + volta917);
+        assertFalse(volta917.get("recommended").asBoolean());
+        assertTrue(volta917.get("why").asText().contains("7.5–12.0"), volta917.toString());
+        assertTrue(volta9102.get("gpuOk").asBoolean(), volta9102.toString());
+        Cli.Run text = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64",
+                "--cuda", "12", "--gpu", "sm_70", "--verbose");
+        assertTrue(text.out().contains("not for GPU 7.0"), text.out());
+        assertTrue(text.out().contains("lists compute capabilities 7.5–12.0, not 7.0"), text.out());
+    }
+
+    @Test
+    void driverMinimumIsTheSupportMatrixRowsForTheGpu() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Cli.Run blackwell = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "windows", "--cuda", "12",
+                "--gpu", "RTX 5090", "--driver", "560.76", "--verbose", "--json");
+        for (JsonNode row : blackwell.json().get("archives")) {
+            if (row.get("version").asText().startsWith("9.10.2.")) {
+                assertEquals("570.65", row.get("driverMinimum").asText(), "Blackwell needs the 12.8 row: " + row);
+                assertFalse(row.get("driverOk").asBoolean());
+            }
+            if (row.get("version").asText().startsWith("9.5.1.")) {
+                assertFalse(row.get("gpuOk").asBoolean(), "no Blackwell in 9.5.1: " + row);
+            }
+        }
+        Cli.Run ampere = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "windows", "--cuda", "12.4",
+                "--gpu", "8.6", "--driver", "560.76", "--verbose", "--json");
+        for (JsonNode row : ampere.json().get("archives")) {
+            if (row.get("version").asText().startsWith("9.10.2.")) {
+                assertEquals("527.41", row.get("driverMinimum").asText(), row.toString());
+                assertTrue(row.get("cudaOk").asBoolean(), row.toString());
+            }
+            if (row.get("version").asText().startsWith("8.9.5.")) {
+                assertFalse(row.get("cudaOk").asBoolean(), "8.9.5 lists 12.0-12.2: " + row);
+            }
+        }
+    }
+
+    @Test
+    void forPicksTheReleaseAFrameworkPins() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Cli.Run torch = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==2.5.1", "--os", "windows",
+                "--json");
+        assertEquals(0, torch.exit(), torch.err());
+        JsonNode a = torch.json().get("archives");
+        assertEquals("cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip", a.get(0).get("fileName").asText());
+        assertTrue(a.get(0).get("recommended").asBoolean());
+        assertEquals(1, a.size(), a.toString());
+        assertEquals("9.1.0.70", torch.json().get("for").get("cudnn").asText());
+        assertEquals("torch==2.5.1", torch.json().get("filter").get("for").asText());
+        Cli.Run real = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==2.14.1", "--os", "linux",
+                "--arch", "x86_64");
+        assertTrue(real.out().contains("* cudnn-linux-x86_64-9.24.0.43_cuda13-archive.tar.xz"), real.out());
+        Cli.Run tf = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "tensorflow==2.16.1", "--os", "linux",
+                "--arch", "x86_64", "--json");
+        JsonNode first = tf.json().get("archives").get(0);
+        assertTrue(first.get("version").asText().startsWith("8.9.7."), "the newest 8.9 for CUDA 12: " + first);
+        assertEquals("12", first.get("cudaVariant").asText());
+
+        Cli.Run unknown = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==1.0.0");
+        assertEquals(2, unknown.exit());
+        assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
+        assertTrue(unknown.err().contains("torch 2.14.1, 2.5.1") && unknown.err().contains("tensorflow"), unknown.err());
+        Cli.Run badForm = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch", "--json");
+        assertEquals(2, badForm.exit());
+        assertEquals(2, badForm.json().get("exitCode").asInt(), badForm.out());
+        Cli.Run conflict = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==2.5.1", "--cuda", "13");
+        assertEquals(2, conflict.exit());
+        assertTrue(conflict.err().contains("pass --cuda 12"), conflict.err());
     }
 }

@@ -126,4 +126,18 @@ class DriverCheckTest {
         assertEquals("driver.ok", only(r).id());
         assertEquals(List.of("/usr/lib/wsl/lib/nvidia-smi"), List.of(r.driver().nvidiaSmi()));
     }
+
+    @Test
+    void theGpusComputeCapabilityIsReadAndAnOldNvidiaSmiStillListsItsGpus() throws Exception {
+        FakeRunner withCc = new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R535)
+                .on(NvidiaSmiOutputs.QUERY_CC, NvidiaSmiOutputs.GPU_CC_RTX3090);
+        DriverCheck.Result r = linux(withCc, CUDA12);
+        assertEquals(List.of(new NvidiaSmi.Gpu("NVIDIA GeForce RTX 3090", "535.104.05", "8.6")), r.driver().gpus());
+        FakeRunner old = new FakeRunner().on("nvidia-smi", NvidiaSmiOutputs.R450)
+                .on(NvidiaSmiOutputs.QUERY_CC, FakeRunner.failed(2, NvidiaSmiOutputs.NO_COMPUTE_CAP_FIELD, ""))
+                .on("--query-gpu=name,driver_version --format=csv,noheader", "Tesla T4, 450.80.02\n");
+        DriverCheck.Result o = linux(old, DriverCheckTest.CUDA12);
+        assertEquals(List.of(new NvidiaSmi.Gpu("Tesla T4", "450.80.02", null)), o.driver().gpus());
+        assertEquals("driver.too-old", only(o).id(), "nothing else changes for an old nvidia-smi");
+    }
 }

@@ -59,4 +59,16 @@ class NvidiaSmiTest {
         assertEquals("12.6", CudaVersion.fromCudartNumber(12060).toString());
         assertNull(CudaVersion.parse("garbage").orElse(null));
     }
+
+    @Test
+    void theComputeCapabilityQueryIsParsedAndAnOldNvidiaSmiGivesNone() {
+        List<NvidiaSmi.Gpu> gpus = NvidiaSmi.parseGpuListWithCc(dev.cudnntool.testing.NvidiaSmiOutputs.GPU_CC_RTX3090
+                + "NVIDIA A100-SXM4-80GB, 535.104.05, 8.0\nTesla K80, 470.82.01, [N/A]\n");
+        assertEquals(List.of(new NvidiaSmi.Gpu("NVIDIA GeForce RTX 3090", "535.104.05", "8.6"),
+                new NvidiaSmi.Gpu("NVIDIA A100-SXM4-80GB", "535.104.05", "8.0"),
+                new NvidiaSmi.Gpu("Tesla K80", "470.82.01", null)), gpus);
+        assertTrue(NvidiaSmi.parseGpuListWithCc(dev.cudnntool.testing.NvidiaSmiOutputs.NO_COMPUTE_CAP_FIELD).isEmpty());
+        assertTrue(NvidiaSmi.parseGpuListWithCc("NVIDIA X, 535.104.05\n").isEmpty(), "two fields are not the three asked");
+        assertTrue(NvidiaSmi.parseGpuListWithCc(null).isEmpty());
+    }
 }

@@ -260,6 +260,12 @@ public final class Machine implements AutoCloseable {
             return this;
         }
 
+        /** A GPU nvidia-smi lists with its compute capability (the {@code compute_cap} query), e.g. ("NVIDIA GeForce GTX 980", "5.2"). */
+        public Builder gpu(String name, String driverVersion, String computeCapability) {
+            runner.on(NvidiaSmiOutputs.QUERY_CC, NvidiaSmiOutputs.gpuWithCc(name, driverVersion, computeCapability));
+            return this;
+        }
+
         /** Another answer of the machine's programs, matched as {@link FakeRunner#on(String, String)} matches. */
         public Builder answers(String commandSuffix, String stdout) {
             runner.on(commandSuffix, stdout);

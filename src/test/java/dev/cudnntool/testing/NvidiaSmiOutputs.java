@@ -51,4 +51,18 @@ public final class NvidiaSmiOutputs {
     public static final String NO_DRIVER = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
             + "Make sure that the latest NVIDIA driver is installed and running.\n";
 
+
+    /** {@code --query-gpu=name,driver_version,compute_cap --format=csv,noheader} of one RTX 3090 on R535. */
+    public static final String GPU_CC_RTX3090 = "NVIDIA GeForce RTX 3090, 535.104.05, 8.6\n";
+
+    /** What an nvidia-smi older than the {@code compute_cap} field says to that query (exit 2). */
+    public static final String NO_COMPUTE_CAP_FIELD = "Field \"compute_cap\" is not a valid field to query.\n\n";
+
+    /** The query suffix the tool asks first (then the plain one when it fails). */
+    public static final String QUERY_CC = "--query-gpu=name,driver_version,compute_cap --format=csv,noheader";
+
+    /** One GPU line of the compute-capability query. */
+    public static String gpuWithCc(String name, String driver, String cc) {
+        return name + ", " + driver + ", " + cc + "\n";
+    }
 }

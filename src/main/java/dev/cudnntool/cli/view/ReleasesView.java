@@ -8,7 +8,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.GpuCapability;
-import dev.cudnntool.host.ReleaseFit;
 import dev.cudnntool.host.ReleaseFit.Asked;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit.Listing;
@@ -24,6 +23,9 @@ import java.util.TreeSet;
 
 /** What {@code cudnn releases} prints: the JSON document (README, "JSON output") or the table, and the exit code. */
 public final class ReleasesView {
+    /** How the GPU is checked (JSON gpu.note, and the text's heading). */
+    public static final String GPU_CHECKED = "checked against NVIDIA's support matrix of each release it holds (gpuOk);"
+            + " releases it does not hold are not checked";
     private ReleasesView() {
     }
 
@@ -52,6 +54,9 @@ public final class ReleasesView {
         if (asked.gpu() != null) {
             filter.put("gpu", asked.gpu().asked());
         }
+        if (asked.pin() != null) {
+            filter.put("for", asked.pin().framework() + "==" + asked.pin().version());
+        }
         Json.put(doc, "filter", filter);
         doc.put("thisMachine", l.thisMachine());
         if (l.toolkit() != null) {
@@ -65,13 +70,28 @@ public final class ReleasesView {
         } else if (l.thisMachine()) {
             Json.put(doc, "driver", l.driver());
         }
-        if (asked.gpu() != null) {
+        if (asked.pin() != null) {
+            Map<String, Object> pin = new LinkedHashMap<>();
+            pin.put("framework", asked.pin().framework());
+            pin.put("version", asked.pin().version());
+            pin.put("cudnn", asked.pin().cudnn());
+            pin.put("cuda", asked.pin().cuda());
+            pin.put("source", asked.pin().source());
+            if (asked.pin().note() != null) {
+                pin.put("note", asked.pin().note());
+            }
+            Json.put(doc, "for", pin);
+        }
+        if (asked.gpu() != null || l.gpu() != null) {
             Map<String, Object> gpu = new LinkedHashMap<>();
-            gpu.put("asked", asked.gpu().asked());
-            gpu.put("name", asked.gpu().name());
-            gpu.put("computeCapability", asked.gpu().computeCapability());
-            gpu.put("checked", false);
-            gpu.put("note", ReleaseFit.GPU_NOT_CHECKED);
+            if (asked.gpu() != null) {
+                gpu.put("asked", asked.gpu().asked());
+                gpu.put("name", asked.gpu().name());
+            }
+            gpu.put("computeCapability", l.gpu());
+            gpu.put("source", asked.gpu() != null ? "--gpu" : "nvidia-smi");
+            gpu.put("checked", true);
+            gpu.put("note", GPU_CHECKED);
             Json.put(doc, "gpu", gpu);
         }
         Json.put(doc, "archives", l.rows());
@@ -95,7 +115,13 @@ public final class ReleasesView {
         GpuCapability gpu = l.asked().gpu();
         if (gpu != null) {
             parts.add("GPU " + (gpu.name() == null ? gpu.computeCapability() : gpu.name() + " (" + gpu.computeCapability() + ")")
-                    + ": " + ReleaseFit.GPU_NOT_CHECKED);
+                    + " as asked");
+        } else if (l.gpu() != null) {
+            parts.add("GPU compute capability " + l.gpu());
+        }
+        if (l.asked().pin() != null) {
+            parts.add("cuDNN " + l.asked().pin().cudnn() + " for CUDA " + l.asked().pin().cuda() + " as " + l.asked().pin().framework()
+                    + " " + l.asked().pin().version() + " pins");
         }
         return parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")";
     }
@@ -105,6 +131,9 @@ public final class ReleasesView {
         out.println("cuDNN archives for " + l.filter().os() + "/" + String.join(",", new TreeSet<>(l.filter().arches()))
                 + (l.filter().cuda() == null ? "" : ", CUDA " + l.filter().cuda()) + ", newest first" + against(l) + ":");
         List<Row> rows = l.rows();
+        if (l.asked().pin() != null) {
+            out.println("  " + l.asked().pin().framework() + " " + l.asked().pin().version() + ": " + l.asked().pin().source());
+        }
         if (rows.isEmpty()) {
             out.println("  none in the catalogue");
             return;
@@ -122,6 +151,14 @@ public final class ReleasesView {
             }
             if (Boolean.FALSE.equals(r.toolkitFits())) {
                 marks.add("not for toolkit " + toolkit.version());
+            } else if (Boolean.FALSE.equals(r.cudaOk())) {
+                marks.add("not for CUDA " + (toolkit == null ? l.filter().cuda() : toolkit.version()));
+            }
+            if (Boolean.FALSE.equals(r.gpuOk())) {
+                marks.add("not for GPU " + l.gpu());
+            } else if (l.gpu() != null && r.gpuOk() == null) {
+                marks.add(r.why() != null ? "not for GPU " + l.gpu() + " (by the releases around it)"
+                        : "GPU not checked");
             }
             if (Boolean.FALSE.equals(r.driverOk())) {
                 marks.add("driver too old (needs " + r.driverMinimum() + ")");
@@ -134,6 +171,9 @@ public final class ReleasesView {
                     r.fileName(), r.version(), r.cudaVariant(), size, String.join("; ", marks)).stripTrailing());
             if (r.url() != null) {
                 out.println("      " + r.url());
+            }
+            if (r.why() != null && (Boolean.FALSE.equals(r.gpuOk()) || Boolean.FALSE.equals(r.cudaOk()) || l.gpu() != null && r.gpuOk() == null)) {
+                out.println("      " + r.why());
             }
             behindLogin |= r.url() == null;
             shown++;

@@ -1,0 +1,93 @@
+package dev.cudnntool.host;
+
+import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code cudnn.gpu-unsupported}: a cuDNN release (verify: the installed one; install: the archive's) against the compute capability of each GPU nvidia-smi
+ * lists, by NVIDIA's support matrix ({@link SupportMatrix}). A release the matrix does not hold, and a GPU whose
+ * compute capability nvidia-smi did not report, are not checked.
+ */
+public final class GpuSupport {
+    private GpuSupport() {
+    }
+
+    /**
+     * @param release   the release ("9.5.1"), or null when unknown
+     * @param cudaMajor the CUDA major it is built for, or null (then every variant's rows count)
+     */
+    public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor) {
+        return findings(host, driver, release, cudaMajor, SupportMatrix.bundled(), Catalogue::bundled);
+    }
+
+    public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
+                                  java.util.function.Supplier<Catalogue> catalogue) {
+        List<Finding> out = new ArrayList<>();
+        if (release == null || driver == null || !driver.present()) {
+            return out;
+        }
+        List<Integer> majors = cudaMajor != null ? List.of(cudaMajor)
+                : matrix.all().stream().filter(r -> r.release().equals(SupportMatrix.release(release))).map(SupportMatrix.Row::cuda)
+                .distinct().toList();
+        for (NvidiaSmi.Gpu gpu : driver.gpus()) {
+            String cc = gpu.computeCapability();
+            if (cc == null) {
+                continue;
+            }
+            List<SupportMatrix.Fit> fits = majors.stream().map(m -> matrix.fit(release, m, null, cc, host.windows()))
+                    .filter(SupportMatrix.Fit::known).toList();
+            if (fits.isEmpty()) {
+                // a release the matrix does not hold: a warning only where the releases around it lack the GPU too
+                Optional<String> dropped = majors.stream().map(m -> matrix.droppedBefore(release, m, cc)).flatMap(Optional::stream)
+                        .findFirst();
+                if (dropped.isPresent() && majors.size() == 1) {
+                    out.add(Finding.warn(FindingId.CUDNN_GPU_UNSUPPORTED, "cuDNN " + SupportMatrix.release(release) + " for CUDA "
+                                    + majors.get(0) + " probably does not support the " + gpu.name() + " (compute capability " + cc
+                                    + "): its release is " + dropped.get(), newestSupporting(host, cc, cudaMajor, matrix, catalogue)));
+                    break;
+                }
+                continue;
+            }
+            if (fits.stream().anyMatch(f -> Boolean.TRUE.equals(f.gpuOk()))) {
+                continue;
+            }
+            String newest = newestSupporting(host, cc, cudaMajor, matrix, catalogue);
+            out.add(Finding.error(FindingId.CUDNN_GPU_UNSUPPORTED, "cuDNN " + SupportMatrix.release(release)
+                            + (cudaMajor == null ? "" : " for CUDA " + cudaMajor) + " does not support the " + gpu.name()
+                            + " (compute capability " + cc + "): " + fits.get(0).why() + " (" + fits.get(0).source() + ")",
+                    newest));
+            break; // one finding names the fix; the same GPU model twice says nothing new
+        }
+        return out;
+    }
+
+    /** The fix: the newest catalogued archive for this machine whose release's matrix supports {@code cc}. */
+    private static String newestSupporting(Host host, String cc, Integer cudaMajor, SupportMatrix matrix,
+                                           java.util.function.Supplier<Catalogue> catalogue) {
+        String os = host.windows() ? "windows" : "linux";
+        try {
+            List<CatalogueEntry> candidates = new ArrayList<>(catalogue.get().select(os, ReleaseFilter.hostArches(host), cudaMajor, null));
+            if (cudaMajor != null) {
+                candidates.addAll(catalogue.get().select(os, ReleaseFilter.hostArches(host), null, null));
+            }
+            for (CatalogueEntry e : candidates) {
+                int major = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
+                if (!e.disputed() && Boolean.TRUE.equals(matrix.fit(e.version(), major, null, cc, host.windows()).gpuOk())) {
+                    Optional<String> url = e.url();
+                    return "install cuDNN " + SupportMatrix.release(e.version()) + ", the newest catalogued release whose support"
+                            + " matrix lists this GPU: " + e.fileName() + url.map(u -> " from " + u).orElse(" (" + e.whereToDownload() + ")");
+                }
+            }
+        } catch (RuntimeException ignored) {
+            // no catalogue: the general fix below
+        }
+        return "install a cuDNN release whose support matrix lists compute capability " + cc
+                + " (cudnn releases --gpu " + cc + " lists them)";
+    }
+}
