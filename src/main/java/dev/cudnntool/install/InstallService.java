@@ -80,14 +80,10 @@ public final class InstallService {
         ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
         String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
         if (stop == null) {
-            try {
-                checks.checkTargetFreeWithoutLock(pf.target());
-                checks.checkWritable(TargetChecks.existingDestinationDirs(pf.target(), name));
-            } catch (ToolException e) {
+            ToolException e = targetStop(pf, name, findings);
+            if (e != null) {
                 stop = e.exitCode();
                 stopWhy = e.getMessage();
-                findings.add(Finding.error(e instanceof DamagedState ? FindingId.INSTALL_STATE_DAMAGED
-                        : FindingId.INSTALL_TARGET_NOT_WRITABLE, e.getMessage(), e.fix()));
             }
         }
         if (stop == null && addToPath != null) {
@@ -111,6 +107,22 @@ public final class InstallService {
         return name.format().isZip() && Files.isRegularFile(archive) ? ArchiveDigest.start(archive) : null;
     }
 
+    /**
+     * The target checks a dry run makes without the archive (free of another run, writable): the stop the real
+     * run would meet, also said as a finding; null when there is none.
+     */
+    private ToolException targetStop(Preflight pf, ArchiveName name, List<Finding> findings) {
+        try {
+            checks.checkTargetFreeWithoutLock(pf.target());
+            checks.checkWritable(TargetChecks.existingDestinationDirs(pf.target(), name));
+            return null;
+        } catch (ToolException e) {
+            findings.add(Finding.error(e instanceof DamagedState ? FindingId.INSTALL_STATE_DAMAGED : FindingId.INSTALL_TARGET_NOT_WRITABLE,
+                    e.getMessage(), e.fix()));
+            return e;
+        }
+    }
+
     /** --add-to-path as this run asked for it; null without it. */
     private SearchPathChange addToPath(InstallRequest req) {
         return req.addToPath() == null ? null : new SearchPathChange(ports.host(), ops, ports.searchPaths(), req.addToPath());
@@ -122,14 +134,10 @@ public final class InstallService {
         ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
         String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
         if (stop == null) {
-            try {
-                checks.checkTargetFreeWithoutLock(pf.target());
-                checks.checkWritable(TargetChecks.existingDestinationDirs(pf.target(), name));
-            } catch (ToolException e) {
+            ToolException e = targetStop(pf, name, findings);
+            if (e != null) {
                 stop = e.exitCode();
                 stopWhy = e.getMessage();
-                findings.add(Finding.error(e instanceof DamagedState ? FindingId.INSTALL_STATE_DAMAGED : FindingId.INSTALL_TARGET_NOT_WRITABLE,
-                        e.getMessage(), e.fix()));
             }
         }
         ArchiveReport report;

@@ -5,11 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,19 +42,7 @@ final class CondaRecords {
         if (rel == null) {
             return Optional.empty();
         }
-        List<Path> records = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(env.resolve("conda-meta"), "*.json")) {
-            for (Path p : ds) {
-                if (records.size() >= MAX_RECORDS) {
-                    break;
-                }
-                records.add(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-        records.sort(Comparator.comparingInt((Path p) -> PackageNames.priority(p.getFileName().toString()))
-                .thenComparing(p -> p.getFileName().toString()));
+        List<Path> records = PackageNames.records(env.resolve("conda-meta"), "*.json", MAX_RECORDS);
         long spent = 0;
         for (Path record : records) {
             try {

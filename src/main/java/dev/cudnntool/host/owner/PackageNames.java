@@ -1,5 +1,12 @@
 package dev.cudnntool.host.owner;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** What a package manager's name or version may look like; anything else read from its records is refused. */
@@ -29,5 +36,25 @@ final class PackageNames {
             return 1;
         }
         return 2;
+    }
+
+    /**
+     * At most {@code max} entries of {@code dir} matching {@code glob}, cuDNN's records first, then the
+     * frameworks', then the rest (each group by name); empty when the folder cannot be listed.
+     */
+    static List<Path> records(Path dir, String glob, int max) {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
+            for (Path p : ds) {
+                if (out.size() >= max) {
+                    break;
+                }
+                out.add(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        out.sort(Comparator.comparingInt((Path p) -> priority(p.getFileName().toString())).thenComparing(p -> p.getFileName().toString()));
+        return out;
     }
 }

@@ -2,11 +2,9 @@ package dev.cudnntool.host.owner;
 
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,19 +40,7 @@ final class PythonRecords {
         if (rel == null) {
             return Optional.empty();
         }
-        List<Path> infos = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(site, "*.dist-info")) {
-            for (Path p : ds) {
-                if (infos.size() >= MAX_DIST_INFOS) {
-                    break;
-                }
-                infos.add(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-        infos.sort(Comparator.comparingInt((Path p) -> PackageNames.priority(p.getFileName().toString()))
-                .thenComparing(p -> p.getFileName().toString()));
+        List<Path> infos = PackageNames.records(site, "*.dist-info", MAX_DIST_INFOS);
         long spent = 0;
         for (Path info : infos) {
             Path record = info.resolve("RECORD");
