@@ -89,7 +89,8 @@ public enum FindingId {
     CUDNN_DAMAGED_FILE("cudnn.damaged-file", "a library whose headers or segments do not fit the file", ERROR),
     CUDNN_DANGLING_LINK("cudnn.dangling-link", "a link whose target does not exist, or a link loop", ERROR),
     CUDNN_NO_SONAME_LINK("cudnn.no-soname-link", "a library only under its full-version name, without the soname link the loader opens", ERROR),
-    CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read", ERROR),
+    CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read; a warning for an"
+            + " unreadable cudnn_version.h", ERROR, WARN),
     CUDNN_DEV_LINK_MISMATCH("cudnn.dev-link-mismatch", "the development link libcudnn.so leads to another major than the soname"
             + " link, so -lcudnn links the old one", ERROR),
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),

@@ -74,13 +74,15 @@ public final class CudnnScan {
         CudnnVersion header = null;
         String headerFile = null;
         for (String h : CudnnComponents.headers(major)) {
-            if (!Files.isRegularFile(includeDir.resolve(h))) {
+            // NVIDIA's Debian layout counts (include/<multiarch>/cudnn_v9.h); a dangling link is said by HeaderFiles
+            if (HeaderFiles.find(host, includeDir, h, major).isEmpty() && !HeaderFiles.dangling(includeDir.resolve(h))) {
                 missing.add("include/" + h);
             }
         }
-        Path vh = includeDir.resolve(CudnnComponents.versionHeader(major));
+        Path vh = HeaderFiles.find(host, includeDir, CudnnComponents.versionHeader(major), major)
+                .orElse(includeDir.resolve(CudnnComponents.versionHeader(major)));
         try {
-            if (BoundedFiles.isRegularFile(vh)) {
+            if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(vh.toRealPath())) {
                 header = HeaderVersion.parse(BoundedFiles.readString(vh, BoundedFiles.TEXT,
                         java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
                 headerFile = vh.toString();

@@ -150,8 +150,7 @@ public final class ProbeCheck {
 
     static boolean sameFile(Host host, String a, String b) {
         try {
-            return dev.cudnntool.host.loader.LoaderPath.sameFile(host.path(a), host.path(b))
-                    || host.path(a).toRealPath().equals(host.path(b).toRealPath());
+            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
         } catch (IOException | RuntimeException e) {
             return host.samePath(host.path(a), host.path(b));
         }

@@ -131,10 +131,6 @@ final class TorchLoad {
     }
 
     private static boolean same(Host host, Path a, Path b) {
-        try {
-            return Files.isSameFile(a, b);
-        } catch (IOException | RuntimeException e) {
-            return host.samePath(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize());
-        }
+        return LoaderPath.sameFile(a, b) || host.samePath(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize());
     }
 }

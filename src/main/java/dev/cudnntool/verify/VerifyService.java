@@ -125,6 +125,10 @@ public final class VerifyService {
         }
         out.addAll(FileChecks.damaged(host, c.get()));
         out.addAll(FileChecks.wrongArch(host, c.get(), null));
+        if (c.get().headerFile() != null || copy.includeDir() != null && Files.isDirectory(copy.includeDir())) {
+            out.addAll(HeaderFiles.findings(host, copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir(),
+                    c.get().major()));
+        }
         InstalledCudnn found = c.get();
         if (found.headerFile() == null) {
             // pip and conda copies keep headers elsewhere or none: missing headers are not this copy's fault
@@ -174,6 +178,7 @@ public final class VerifyService {
             }
         }
         Optional<InstalledCudnn> scanned = Optional.empty();
+        Path headerDir = null;
         List<Path> runtimeDirs = new ArrayList<>();
         if (target != null) {
             Path includeDir = target.root().resolve("include");
@@ -182,6 +187,11 @@ public final class VerifyService {
                 // each OS's own folders only: a Linux prefix has no bin/x64 to name in messages
                 for (String d : host.windows() ? List.of("bin/x64", "bin") : List.of("lib", "lib64")) {
                     runtimeDirs.add(target.root().resolve(d));
+                }
+                Path multiarch = target.root().resolve("lib").resolve(host.arch() == dev.cudnntool.Arch.X86_64 ? "x86_64-linux-gnu"
+                        : "aarch64-linux-gnu");
+                if (!host.windows() && Files.isDirectory(multiarch)) {
+                    runtimeDirs.add(multiarch); // --prefix /usr on Debian/Ubuntu: NVIDIA's packages put cuDNN there
                 }
                 importDir = Files.isDirectory(target.root().resolve("lib").resolve("x64"))
                         ? target.root().resolve("lib").resolve("x64") : target.root().resolve("lib");
@@ -203,6 +213,7 @@ public final class VerifyService {
                 }
             }
             scanned = CudnnScan.scan(host, runtimeDirs, includeDir, importDir, expect == null ? 0 : expect.major());
+            headerDir = includeDir;
         }
         CompletableFuture<ProbeResult> probing = null;
         // A damaged image would kill the probe inside the loader: caught from its headers first.
@@ -244,6 +255,7 @@ public final class VerifyService {
         InstalledCudnn c = scanned.get();
         findings.addAll(damaged);
         files(c, findings);
+        findings.addAll(HeaderFiles.findings(host, headerDir, c.major()));
         LibrarySearchCheck.Result search = LibrarySearchCheck.check(host, c.runtimeDir(), c.major(), c.headerVersion());
         // While the probe child loads cuDNN (tens of ms), do here what does not need its answer.
         List<CudnnCopy> copies = CopyFinder.find(host, c.runtimeDir(), found == null ? List.of() : found);

@@ -109,4 +109,41 @@ class RealLinksAndHeadersTest {
         assertTrue(!loop.get("message").asText().contains("does not exist"), loop.toString());
         assertEquals(1, doc.get("exitCode").asInt());
     }
+
+    /**
+     * A9: NVIDIA's Debian layout built from the real cuDNN 9.5.1 under a temporary /usr: libraries in lib/x86_64-linux-gnu,
+     * headers as include/x86_64-linux-gnu/cudnn*_v9.h, include/cudnn*.h through an alternatives folder. Complete and
+     * healthy; then the alternative left pointing at a removed cuDNN 8: a dangling link with update-alternatives.
+     */
+    @Test
+    void realDebianLayoutIsRecognisedAndADanglingAlternativeIsSaid() throws Exception {
+        Path usr = tmp.resolve("usr");
+        Path lib = usr.resolve("lib/x86_64-linux-gnu");
+        Path scratch = tmp.resolve("scratch-include");
+        RealCudnn.layOut(9, lib, scratch);
+        Path multi = Files.createDirectories(usr.resolve("include/x86_64-linux-gnu"));
+        Path alternatives = Files.createDirectories(tmp.resolve("etc/alternatives"));
+        for (String h : dev.cudnntool.archive.CudnnComponents.headers(9)) {
+            Path v9 = multi.resolve(h.replace(".h", "_v9.h"));
+            Files.move(scratch.resolve(h), v9);
+            Path alt = alternatives.resolve("libcudnn_" + h.replace(".h", "_h"));
+            Files.createSymbolicLink(alt, v9);
+            Files.createSymbolicLink(usr.resolve("include").resolve(h), alt);
+        }
+        Map<String, String> env = Map.of("LD_LIBRARY_PATH", lib.toString());
+        JsonNode doc = RealVerify.verify(RealVerify.host(env), "--prefix", usr.toString());
+        assertTrue(RealVerify.findings(doc, "cudnn.incomplete").isEmpty(), doc.get("findings").toString());
+        assertEquals("9.5.1", doc.get("cudnn").get("headerVersion").asText(), doc.toString());
+        assertEquals(0, doc.get("exitCode").asInt(), doc.get("findings").toString());
+
+        Path alt = alternatives.resolve("libcudnn_cudnn_version_h");
+        Files.delete(alt);
+        Files.createSymbolicLink(alt, multi.resolve("cudnn_version_v8.h"));
+        JsonNode broken = RealVerify.verify(RealVerify.host(env), "--prefix", usr.toString());
+        JsonNode f = RealVerify.finding(broken, "cudnn.dangling-link");
+        assertTrue(f.get("message").asText().contains(usr.resolve("include/cudnn_version.h") + " is a link to a file that does not exist")
+                && f.get("message").asText().contains("the alternative libcudnn_cudnn_version_h still points at a cuDNN that was removed"), f.toString());
+        assertTrue(f.get("fix").asText().contains("update-alternatives --config libcudnn_cudnn_version_h"), f.toString());
+        assertTrue(RealVerify.findings(broken, "cudnn.incomplete").isEmpty(), broken.get("findings").toString());
+    }
 }

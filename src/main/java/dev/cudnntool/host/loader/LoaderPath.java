@@ -365,10 +365,14 @@ public final class LoaderPath {
         return -1;
     }
 
-    /** Whether two paths name one file (links followed, file keys compared); false when either is missing. */
+    /**
+     * Whether two paths lead to one file through links (their real paths are equal); false when
+     * either is missing. Hard links are not followed here: two folders holding hard links of one
+     * file are two copies (installed apart, removed apart), as the loader's $ORIGIN sees them.
+     */
     public static boolean sameFile(Path a, Path b) {
         try {
-            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+            return Files.exists(a) && Files.exists(b) && a.toRealPath().equals(b.toRealPath());
         } catch (IOException | RuntimeException e) {
             return false;
         }

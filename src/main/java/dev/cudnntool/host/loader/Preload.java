@@ -157,10 +157,6 @@ public final class Preload {
     }
 
     private static boolean sameFile(Path a, Path b) {
-        try {
-            return Files.isSameFile(a, b);
-        } catch (IOException | RuntimeException e) {
-            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
-        }
+        return LoaderPath.sameFile(a, b) || a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 }
