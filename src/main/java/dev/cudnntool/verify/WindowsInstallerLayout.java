@@ -41,11 +41,9 @@ final class WindowsInstallerLayout {
     private WindowsInstallerLayout() {
     }
 
-    /** {@code %ProgramFiles%\NVIDIA\CUDNN}, or C:\Program Files's when the variable is unset or not absolute. */
+    /** {@code %ProgramFiles%\NVIDIA\CUDNN}, or C:\Program Files's when the variable is unset, not absolute or no path. */
     static Path root(Host host) {
-        String pf = host.env("ProgramFiles");
-        Path base = pf != null && host.path(pf).isAbsolute() ? host.path(pf) : host.path("C:\\Program Files");
-        return base.resolve("NVIDIA").resolve("CUDNN");
+        return host.programFiles().resolve("NVIDIA").resolve("CUDNN");
     }
 
     /** Every CUDA folder of every installed release, newest release first, newest CUDA first. */
