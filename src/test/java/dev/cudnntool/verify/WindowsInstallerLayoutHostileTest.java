@@ -72,6 +72,22 @@ class WindowsInstallerLayoutHostileTest {
         answersCleanly(h, "overflowing versions");
     }
 
+    /** More release folders than are kept: the newest are, whatever order the folder lists them in. */
+    @Test
+    void withManyReleaseFoldersTheNewestAreKept() {
+        FileSystem fs = TestHosts.windowsFs();
+        TestHosts.toolkit(fs.getPath(TK), "12.6.85");
+        String root = "C:\\Program Files\\NVIDIA\\CUDNN\\";
+        for (int i = 0; i < 200; i++) {
+            TestHosts.write(fs.getPath(root + "v1." + i + "\\bin\\12.6", "cudnn64_9.dll"), "MZ");
+        }
+        TestHosts.write(fs.getPath(root + "v9.5\\bin\\12.6\\x64", "cudnn64_9.dll"), "MZ");
+        List<WindowsInstallerLayout.Folder> folders = WindowsInstallerLayout.folders(host(fs, "C:\\Program Files"));
+        assertEquals(WindowsInstallerLayout.MAX_FOLDERS, folders.size());
+        assertEquals("v9.5", folders.get(0).release().getFileName().toString());
+        assertEquals("v1.199", folders.get(1).release().getFileName().toString());
+    }
+
     /** Seeded: thousands of folders with random names; at most MAX_FOLDERS are taken and every one is a real version. */
     @TestFactory
     Stream<DynamicTest> randomFolderNames() {
