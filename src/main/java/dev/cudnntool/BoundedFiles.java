@@ -85,6 +85,55 @@ public final class BoundedFiles {
         return readString(file, max, StandardCharsets.UTF_8).lines().toList();
     }
 
+    /**
+     * UTF-8 lines of a regular file, one at a time, until {@code each} returns false: nothing but the
+     * current line is held, so a file of millions of short lines costs no more memory than one line. At
+     * most {@code max} bytes are read; a larger file is refused when the read passes the cap (lines before
+     * it were seen). Bytes that are not UTF-8 are replaced.
+     */
+    public static void forEachLine(Path file, long max, java.util.function.Predicate<String> each) throws IOException {
+        requireRegularFile(file);
+        long size = Files.size(file);
+        if (size > max) {
+            throw tooLarge(file, size, max);
+        }
+        try (InputStream raw = Files.newInputStream(file);
+             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(capped(raw, file, max),
+                     StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!each.test(line)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** {@code in}, failing once more than {@code max} bytes came through (a file that grows, or lies about its size). */
+    private static InputStream capped(InputStream in, Path file, long max) {
+        return new java.io.FilterInputStream(in) {
+            private long count;
+
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0 && ++count > max) {
+                    throw tooLarge(file, count, max);
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buf, int off, int len) throws IOException {
+                int n = super.read(buf, off, len);
+                if (n > 0 && (count += n) > max) {
+                    throw tooLarge(file, count, max);
+                }
+                return n;
+            }
+        };
+    }
+
     private static IOException tooLarge(Path file, long size, long max) {
         return new IOException(file + " is larger than " + describe(max) + " (" + size + " bytes or more), the most this"
                 + " tool reads of such a file; it was not read");

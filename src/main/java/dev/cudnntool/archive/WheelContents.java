@@ -48,7 +48,7 @@ import java.util.zip.ZipException;
  * {@code -lcudnn} needs are added, as NVIDIA's archives carry them.
  */
 final class WheelContents {
-    /** Any metadata file read at most (RECORD and METADATA are a few KB; the licence 18 KB). */
+    /** Any metadata file read at most (the licence is 18 KB); RECORD and METADATA have their own, smaller caps. */
     static final long MAX_METADATA_BYTES = 16L << 20;
     private static final int PROBLEMS_NAMED = 10;
 
@@ -126,6 +126,11 @@ final class WheelContents {
         String metadataText = null;
         for (Meta m : meta) {
             ZipEntry ze = m.entry();
+            long cap = m.path().equals(distInfo + "/RECORD") ? WheelRecord.MAX_BYTES
+                    : m.path().equals(distInfo + "/METADATA") ? WheelMetadata.MAX_BYTES : MAX_METADATA_BYTES;
+            if (ze.getSize() > cap) {
+                throw EntrySafety.unsafe(ze.getName(), "a metadata file of " + ze.getSize() + " bytes (at most " + cap + ")");
+            }
             byte[] data;
             try (InputStream in = new ZipEntryInput(archive, offsets[m.inDirectory()], ze.getCompressedSize(), ze.getMethod(), buffer)) {
                 data = in.readNBytes((int) ze.getSize() + 1);

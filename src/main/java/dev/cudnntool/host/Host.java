@@ -89,6 +89,23 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
         return fs.getPath("").toAbsolutePath();
     }
 
+    /**
+     * {@code %ProgramFiles%} (Windows), or {@code C:\Program Files} when the variable is unset, not an
+     * absolute path, or no path at all (a drive-relative {@code C:}, a character no path holds): an
+     * environment value is hostile input and never crashes a lookup.
+     */
+    public Path programFiles() {
+        String pf = env("ProgramFiles");
+        try {
+            if (pf != null && pf.length() < 4096 && fs.getPath(pf).isAbsolute()) {
+                return fs.getPath(pf);
+            }
+        } catch (RuntimeException notAPath) {
+            // Windows' own default below
+        }
+        return fs.getPath("C:\\Program Files");
+    }
+
     public boolean windows() {
         return os == OsFamily.WINDOWS;
     }

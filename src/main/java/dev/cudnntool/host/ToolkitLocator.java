@@ -246,8 +246,7 @@ public final class ToolkitLocator {
     private static List<Path> usualPlaces(Host host) {
         List<Path> out = new ArrayList<>();
         if (host.windows()) {
-            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
-            listVersioned(host.path(pf, "NVIDIA GPU Computing Toolkit", "CUDA"), "v", out);
+            listVersioned(host.programFiles().resolve("NVIDIA GPU Computing Toolkit").resolve("CUDA"), "v", out);
         } else {
             Path cuda = host.path("/usr/local/cuda");
             if (Files.isDirectory(cuda)) {

@@ -24,10 +24,12 @@ import java.util.regex.Pattern;
  * version the user ticked, several side by side, never on {@code PATH} by itself. Each is a copy
  * (origin {@code installer}); the one for the toolkit's CUDA version (same major and minor, else the
  * newest of the same major) is told with the {@code PATH} line and the {@code CUDNN_PATH} / CMake
- * hints a build needs. At most {@value #MAX_FOLDERS} release and CUDA folders are looked at.
+ * hints a build needs. The newest {@value #MAX_FOLDERS} release and CUDA folders are kept.
  */
 final class WindowsInstallerLayout {
     static final int MAX_FOLDERS = 64;
+    /** Matching folders looked at before the newest {@value #MAX_FOLDERS} are kept (every name fits the patterns' digits). */
+    static final int MAX_SCANNED = 4096;
     private static final Pattern RELEASE = Pattern.compile("v\\d{1,2}\\.\\d{1,3}");
     private static final Pattern CUDA = Pattern.compile("\\d{1,2}\\.\\d{1,2}");
 
@@ -41,11 +43,9 @@ final class WindowsInstallerLayout {
     private WindowsInstallerLayout() {
     }
 
-    /** {@code %ProgramFiles%\NVIDIA\CUDNN}, or C:\Program Files's when the variable is unset or not absolute. */
+    /** {@code %ProgramFiles%\NVIDIA\CUDNN}, or C:\Program Files's when the variable is unset, not absolute or no path. */
     static Path root(Host host) {
-        String pf = host.env("ProgramFiles");
-        Path base = pf != null && host.path(pf).isAbsolute() ? host.path(pf) : host.path("C:\\Program Files");
-        return base.resolve("NVIDIA").resolve("CUDNN");
+        return host.programFiles().resolve("NVIDIA").resolve("CUDNN");
     }
 
     /** Every CUDA folder of every installed release, newest release first, newest CUDA first. */
@@ -119,7 +119,7 @@ final class WindowsInstallerLayout {
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
-                if (out.size() >= MAX_FOLDERS) {
+                if (out.size() >= MAX_SCANNED) {
                     break;
                 }
                 if (name.matcher(p.getFileName().toString()).matches() && Files.isDirectory(p)) {
@@ -130,7 +130,7 @@ final class WindowsInstallerLayout {
             // unreadable: nothing there
         }
         out.sort(Comparator.comparing((Path p) -> version(p.getFileName().toString().replaceFirst("^v", ""))).reversed());
-        return out;
+        return out.size() > MAX_FOLDERS ? List.copyOf(out.subList(0, MAX_FOLDERS)) : out; // the newest, whatever the listing order
     }
 
     private static long version(String dotted) {

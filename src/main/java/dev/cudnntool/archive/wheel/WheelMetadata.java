@@ -16,8 +16,10 @@ public record WheelMetadata(String name, String version) {
     public static WheelMetadata parse(String wheel, String text) {
         String name = null;
         String version = null;
-        for (String raw : text.split("\n", -1)) {
-            String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+        for (int at = 0, end; at <= text.length(); at = end + 1) { // a line at a time: no array of every line first
+            end = text.indexOf('\n', at);
+            end = end < 0 ? text.length() : end;
+            String line = text.substring(at, end > at && text.charAt(end - 1) == '\r' ? end - 1 : end);
             if (line.isEmpty()) {
                 break; // the description follows
             }

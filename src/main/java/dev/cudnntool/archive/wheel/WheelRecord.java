@@ -56,13 +56,17 @@ public final class WheelRecord {
     public static WheelRecord parse(String wheel, String text, String recordPath, int maxLines, long maxSize) {
         Map<String, Line> out = new LinkedHashMap<>();
         String self = null;
-        String[] raw = text.split("\n", -1);
         int n = 0;
-        for (int i = 0; i < raw.length; i++) {
-            String line = raw[i].endsWith("\r") ? raw[i].substring(0, raw[i].length() - 1) : raw[i];
-            if (line.isEmpty()) {
+        int i = -1;
+        for (int at = 0, end; at <= text.length(); at = end + 1) { // a line at a time: no array of every line first
+            i++;
+            end = text.indexOf('\n', at);
+            end = end < 0 ? text.length() : end;
+            int stop = end > at && text.charAt(end - 1) == '\r' ? end - 1 : end;
+            if (stop == at) {
                 continue;
             }
+            String line = text.substring(at, stop);
             if (++n > maxLines) {
                 throw hostile(wheel, i, "more than " + maxLines + " lines");
             }

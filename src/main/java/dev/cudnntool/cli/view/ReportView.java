@@ -17,8 +17,9 @@ import java.util.List;
  * GPUs, toolkits, every copy with its owner, what a program gets by name, each framework (what it pins
  * and loads), and the
  * findings; of the environment only the variables that decide the search (never a whole dump). Every
- * value read from the machine is printed on one line inside a code span, with backticks replaced, so
- * a hostile value cannot change the document's structure.
+ * value read from the machine is printed on one line inside a code span, with backticks replaced (and
+ * pipes escaped in the table), and free text with Markdown's structural characters escaped, so a
+ * hostile value cannot change the document's structure.
  */
 public final class ReportView {
     /** The variables the report shows, Linux then Windows; nothing else of the environment. */
@@ -67,7 +68,7 @@ public final class ReportView {
         md.add("|---|---|---|---|---|");
         for (CudnnCopy c : r.copies() == null ? List.<CudnnCopy>of() : r.copies()) {
             Owner o = c.owner() == null ? Owner.NONE : c.owner();
-            md.add("| " + code(c.path()) + " | " + code(c.version()) + " | " + c.origin().label() + " | "
+            md.add("| " + inTable(code(c.path())) + " | " + inTable(code(c.version())) + " | " + c.origin().label() + " | "
                     + (o.kind() == Owner.Kind.NONE ? "none" : cell(o.describe())) + " | " + (c.winsByName() ? "yes" : "") + " |");
         }
         if (r.frameworks() != null && !r.frameworks().isEmpty()) {
@@ -110,8 +111,41 @@ public final class ReportView {
         return "`" + (s.isEmpty() ? " " : s) + "`";
     }
 
-    /** Free text in a table cell or list item: one line, no pipe that would split the cell, no backtick. */
+    /**
+     * Free text in a table cell or list item: one line, no backtick, and every character that could start
+     * Markdown structure escaped: a pipe that would split the cell, {@code <} that would open raw HTML (a
+     * {@code <!--} hides the rest of the report on GitHub), a link's brackets, and the backslash itself.
+     */
     static String cell(String text) {
-        return Text.oneLine(Text.printable(text)).replace("|", "\\|").replace('`', '\'');
+        String s = Text.oneLine(Text.printable(text)).replace('`', '\'');
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' || c == '|' || c == '<' || c == '[' || c == ']') {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        return b.toString();
+    }
+
+    /**
+     * A code span in a table cell: GitHub splits a row at every pipe not escaped, code spans included, and a
+     * backslash escapes the next character there; so each pipe is escaped and the backslashes right before it
+     * doubled (a code span cannot escape a backslash otherwise).
+     */
+    static String inTable(String codeSpan) {
+        StringBuilder b = new StringBuilder(codeSpan.length() + 8);
+        int run = 0;
+        for (int i = 0; i < codeSpan.length(); i++) {
+            char c = codeSpan.charAt(i);
+            if (c == '|') {
+                b.append("\\".repeat(run)).append("\\|");
+            } else {
+                b.append(c);
+            }
+            run = c == '\\' ? run + 1 : 0;
+        }
+        return b.toString();
     }
 }

@@ -231,8 +231,7 @@ public final class LibrarySearchCheck {
             if (conda != null) {
                 out.add(host.path(conda, "Library", "bin"));
             }
-            String pf = host.env("ProgramFiles") == null ? "C:\\Program Files" : host.env("ProgramFiles");
-            Path root = host.path(pf, "NVIDIA", "CUDNN");
+            Path root = host.programFiles().resolve("NVIDIA").resolve("CUDNN");
             for (Path v : list(root)) {
                 Path bin = v.resolve("bin");
                 out.add(bin);

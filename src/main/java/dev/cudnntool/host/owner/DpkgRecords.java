@@ -16,11 +16,16 @@ import java.util.Optional;
  * installed, one per line) and {@code /var/lib/dpkg/status} (each package's version). Only the lists
  * of packages whose name holds "cudnn" are read (NVIDIA's {@code libcudnn9-cuda-12}, Debian's
  * {@code nvidia-cudnn}, …): a cuDNN library another package ships is not told apart from an unowned
- * one. Hostile input: at most {@value #MAX_LISTS} lists of {@link BoundedFiles#TEXT} each, a status
- * file of {@link BoundedFiles#DOCUMENT} at most; names and versions must look like dpkg's.
+ * one. Hostile input: at most {@value #MAX_LISTS} lists of {@link BoundedFiles#TEXT} each and
+ * {@value #BUDGET} bytes and {@value #MAX_PATHS} paths in all, a status file of
+ * {@link BoundedFiles#DOCUMENT} at most, read a line at a time; names and versions must look like dpkg's.
  */
 final class DpkgRecords {
     static final int MAX_LISTS = 256;
+    /** Bytes of lists read at most, all together (NVIDIA's packages list a few hundred paths). */
+    static final long BUDGET = 64L << 20;
+    /** Paths kept at most, all lists together. */
+    static final int MAX_PATHS = 200_000;
     private final Path info;
     private final Path status;
     private Map<String, String> packageOfPath;
@@ -63,6 +68,7 @@ final class DpkgRecords {
             return out;
         }
         lists.sort(null);
+        long spent = 0;
         for (Path list : lists) {
             String file = list.getFileName().toString();
             String pkg = PackageNames.name(file.substring(0, file.length() - ".list".length()).replaceFirst(":[a-z0-9]+$", ""));
@@ -70,11 +76,20 @@ final class DpkgRecords {
                 continue;
             }
             try {
-                for (String line : BoundedFiles.readLines(list, BoundedFiles.TEXT)) {
+                if (!BoundedFiles.isRegularFile(list) || out.size() >= MAX_PATHS) {
+                    continue;
+                }
+                long size = Files.size(list);
+                if (size > BoundedFiles.TEXT || spent + size > BUDGET) {
+                    continue;
+                }
+                spent += size;
+                BoundedFiles.forEachLine(list, BoundedFiles.TEXT, line -> {
                     if (line.startsWith("/") && line.length() < 4096) {
                         out.putIfAbsent(line, pkg);
                     }
-                }
+                    return out.size() < MAX_PATHS;
+                });
             } catch (IOException | RuntimeException ignored) {
                 // an unreadable or oversized list names nothing
             }
@@ -87,24 +102,23 @@ final class DpkgRecords {
             return versions;
         }
         versions = new HashMap<>();
-        List<String> lines;
+        String[] pkg = {null};
         try {
-            lines = BoundedFiles.readLines(status, BoundedFiles.DOCUMENT);
-        } catch (IOException | RuntimeException e) {
-            return versions;
-        }
-        String pkg = null;
-        for (String line : lines) {
-            if (line.isEmpty()) {
-                pkg = null;
-            } else if (line.startsWith("Package: ")) {
-                pkg = PackageNames.name(line.substring(9));
-            } else if (line.startsWith("Version: ") && pkg != null && pkg.contains("cudnn")) {
-                String v = PackageNames.version(line.substring(9));
-                if (v != null) {
-                    versions.putIfAbsent(pkg, v);
+            BoundedFiles.forEachLine(status, BoundedFiles.DOCUMENT, line -> {
+                if (line.isEmpty()) {
+                    pkg[0] = null;
+                } else if (line.startsWith("Package: ")) {
+                    pkg[0] = PackageNames.name(line.substring(9));
+                } else if (line.startsWith("Version: ") && pkg[0] != null && pkg[0].contains("cudnn")) {
+                    String v = PackageNames.version(line.substring(9));
+                    if (v != null) {
+                        versions.putIfAbsent(pkg[0], v);
+                    }
                 }
-            }
+                return versions.size() < MAX_LISTS;
+            });
+        } catch (IOException | RuntimeException e) {
+            // unreadable or oversized: the versions read before it stand
         }
         return versions;
     }

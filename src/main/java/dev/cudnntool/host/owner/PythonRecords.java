@@ -53,10 +53,10 @@ final class PythonRecords {
                     continue;
                 }
                 spent += size;
-                for (String line : BoundedFiles.readLines(record, RECORD_MAX)) {
-                    if (rel.equals(firstField(line))) {
-                        return Optional.of(named(info, site));
-                    }
+                boolean[] listed = {false};
+                BoundedFiles.forEachLine(record, RECORD_MAX, line -> !(listed[0] = rel.equals(firstField(line))));
+                if (listed[0]) {
+                    return Optional.of(named(info, site));
                 }
             } catch (IOException | RuntimeException ignored) {
                 // an unreadable RECORD names nothing
@@ -101,22 +101,21 @@ final class PythonRecords {
     }
 
     private static Owner named(Path info, Path site) {
-        String name = null;
-        String version = null;
+        String[] header = new String[2]; // Name:, Version:
         try {
-            for (String line : BoundedFiles.readLines(info.resolve("METADATA"), BoundedFiles.TEXT)) {
-                if (line.isEmpty()) {
-                    break; // the header ends; the description follows
+            BoundedFiles.forEachLine(info.resolve("METADATA"), BoundedFiles.TEXT, line -> {
+                if (line.startsWith("Name: ") && header[0] == null) {
+                    header[0] = PackageNames.name(line.substring(6));
+                } else if (line.startsWith("Version: ") && header[1] == null) {
+                    header[1] = PackageNames.version(line.substring(9));
                 }
-                if (line.startsWith("Name: ") && name == null) {
-                    name = PackageNames.name(line.substring(6));
-                } else if (line.startsWith("Version: ") && version == null) {
-                    version = PackageNames.version(line.substring(9));
-                }
-            }
+                return !line.isEmpty(); // the header ends; the description follows
+            });
         } catch (IOException | RuntimeException ignored) {
             // no METADATA: the folder's name says it
         }
+        String name = header[0];
+        String version = header[1];
         String folder = info.getFileName().toString();
         folder = folder.substring(0, folder.length() - ".dist-info".length());
         int dash = folder.indexOf('-');
