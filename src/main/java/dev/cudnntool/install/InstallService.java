@@ -77,15 +77,9 @@ public final class InstallService {
             addToPath.checkEntry(pf.target().root(), pf.target().runtimeDir(name));
         }
         List<Finding> findings = new ArrayList<>(pf.findings());
-        ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
-        String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
-        if (stop == null) {
-            ToolException e = targetStop(pf, name, findings);
-            if (e != null) {
-                stop = e.exitCode();
-                stopWhy = e.getMessage();
-            }
-        }
+        ToolException early = hostOrTargetStop(pf, name, findings);
+        ExitCode stop = early == null ? null : early.exitCode();
+        String stopWhy = early == null ? null : early.getMessage();
         if (stop == null && addToPath != null) {
             String pathStop = addToPath.dryRun(findings, pf.target().runtimeDir(name));
             if (pathStop != null) {
@@ -108,10 +102,14 @@ public final class InstallService {
     }
 
     /**
-     * The target checks a dry run makes without the archive (free of another run, writable): the stop the real
-     * run would meet, also said as a finding; null when there is none.
+     * Where a dry run stops before the archive matters: the host not ready (exit 4, its first error), else the
+     * target checks made without the archive (free of another run, writable: 8, 5), also said as a finding;
+     * null when neither stops it.
      */
-    private ToolException targetStop(Preflight pf, ArchiveName name, List<Finding> findings) {
+    private ToolException hostOrTargetStop(Preflight pf, ArchiveName name, List<Finding> findings) {
+        if (!pf.ready()) {
+            return new ToolException(ExitCode.HOST_NOT_READY, firstError(findings, "the host is not ready"), "");
+        }
         try {
             checks.checkTargetFreeWithoutLock(pf.target());
             checks.checkWritable(TargetChecks.existingDestinationDirs(pf.target(), name));
@@ -131,15 +129,9 @@ public final class InstallService {
     private InstallOutcome dryRun(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
                                   ArchiveDigest digest) {
         List<Finding> findings = new ArrayList<>(pf.findings());
-        ExitCode stop = pf.ready() ? null : ExitCode.HOST_NOT_READY;
-        String stopWhy = stop == null ? null : firstError(findings, "the host is not ready");
-        if (stop == null) {
-            ToolException e = targetStop(pf, name, findings);
-            if (e != null) {
-                stop = e.exitCode();
-                stopWhy = e.getMessage();
-            }
-        }
+        ToolException early = hostOrTargetStop(pf, name, findings);
+        ExitCode stop = early == null ? null : early.exitCode();
+        String stopWhy = early == null ? null : early.getMessage();
         ArchiveReport report;
         try {
             report = new ArchiveInspector(ports.limits(), ports.xz()).withDigest(digest)

@@ -352,7 +352,8 @@ public final class CopyFinder {
         return out;
     }
 
-    private static Path real(Path p) {
+    /** The file's real path, or its absolute normal path when it cannot be resolved (a dangling link). */
+    static Path real(Path p) {
         try {
             return p.toRealPath();
         } catch (IOException | RuntimeException e) {

@@ -42,8 +42,10 @@ final class Frameworks {
     record Kind(String name, List<String> aliases, List<String> distributions, List<String> linuxLibraries, List<String> windowsDirs) {
     }
 
-    static final List<Kind> KNOWN = List.of(
-            new Kind("torch", List.of("pytorch"), List.of("torch"), List.of("torch/lib/libtorch_cuda.so"), List.of("torch/lib")),
+    static final Kind TORCH = new Kind("torch", List.of("pytorch"), List.of("torch"), List.of("torch/lib/libtorch_cuda.so"),
+            List.of("torch/lib"));
+
+    static final List<Kind> KNOWN = List.of(TORCH,
             new Kind("tensorflow", List.of("tf"), List.of("tensorflow", "tensorflow_gpu", "tf_nightly"),
                     List.of("tensorflow/python/_pywrap_tensorflow_internal.so", "tensorflow/libtensorflow_framework.so.2"),
                     List.of("tensorflow/python")),
@@ -122,7 +124,7 @@ final class Frameworks {
         }
         Path got = hit.get().file();
         Owner owner = owners.of(got);
-        CudnnCopy copy = copies.stream().filter(c -> host.samePath(real(host.path(c.path())), real(got))).findFirst().orElse(null);
+        CudnnCopy copy = copies.stream().filter(c -> host.samePath(CopyFinder.real(host.path(c.path())), CopyFinder.real(got))).findFirst().orElse(null);
         String found = LibrarySearchCheck.versionOfLibrary(host, got);
         // a wheel's libcudnn.so.9 carries no full version in its name: the copy's headers say it
         String gotVersion = found != null && found.chars().filter(ch -> ch == '.').count() >= 2 ? found
@@ -161,14 +163,14 @@ final class Frameworks {
 
     /** Every sub-library as the dispatcher opens it: from its own folder ($ORIGIN), else wherever the loader finds one. */
     private static void subLibraries(Host host, LdSoCache cache, Path main, int major, List<String> problems) {
-        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(real(main));
-        Path home = real(main).getParent();
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
+        Path home = CopyFinder.real(main).getParent();
         for (String base : CudnnComponents.subLibraries(major)) {
             String so = CudnnComponents.linuxSoname(base, major);
             Optional<LoaderPath.Hit> sub = ProgramLoader.resolve(host, cache, dispatcher, so);
             if (sub.isEmpty()) {
                 problems.add(so + " is missing: no folder the dispatcher searches holds it");
-            } else if (!host.samePath(real(sub.get().file()).getParent(), home)) {
+            } else if (!host.samePath(CopyFinder.real(sub.get().file()).getParent(), home)) {
                 problems.add(MIXED + so + " comes from " + sub.get().file() + " (through " + sub.get().place().describe()
                         + "), not from " + home + " with " + main.getFileName());
             }
@@ -179,8 +181,8 @@ final class Frameworks {
     static final String MIXED = "mixed copies: ";
 
     private static void cublasLt(Host host, LdSoCache cache, Path main, int major, int cudaMajor, List<String> problems) {
-        Path graph = real(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
-        ProgramLoader.Program opener = ProgramLoader.Program.read(Files.exists(graph) ? graph : real(main));
+        Path graph = CopyFinder.real(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
+        ProgramLoader.Program opener = ProgramLoader.Program.read(Files.exists(graph) ? graph : CopyFinder.real(main));
         String name = "libcublasLt.so." + cudaMajor;
         if (ProgramLoader.resolve(host, cache, opener, name).isEmpty()) {
             problems.add(name + " (cuBLASLt of CUDA " + cudaMajor + ") is not found where cuDNN opens it ("
@@ -281,7 +283,7 @@ final class Frameworks {
         return Optional.empty();
     }
 
-    private static Optional<Path> distInfo(Path site, Kind k) {
+    static Optional<Path> distInfo(Path site, Kind k) {
         for (String dist : k.distributions()) {
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(site, dist + "-*.dist-info")) {
                 for (Path p : ds) {
@@ -328,13 +330,5 @@ final class Frameworks {
             }
         }
         return n >= 3;
-    }
-
-    private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
     }
 }

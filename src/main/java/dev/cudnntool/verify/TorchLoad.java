@@ -1,6 +1,5 @@
 package dev.cudnntool.verify;
 
-import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Text;
@@ -9,14 +8,10 @@ import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.ProgramLoader;
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code cudnn.torch-copy}: which cuDNN PyTorch in one site-packages really loads. On Linux, read
@@ -27,8 +22,6 @@ import java.util.regex.Pattern;
  * than its own wheel's, or none.
  */
 final class TorchLoad {
-    private static final Pattern PIN = Pattern.compile("(?m)^Requires-Dist:\\s*(nvidia-cudnn-cu\\d+)\\s*==\\s*([0-9][0-9.]*)");
-
     private TorchLoad() {
     }
 
@@ -103,22 +96,10 @@ final class TorchLoad {
                 + " (pip show torch lists it): pip install --force-reinstall nvidia-cudnn-cu<CUDA major>==<version>");
     }
 
-    /** "nvidia-cudnn-cu13==9.24.0.43" from torch-*.dist-info/METADATA, when it pins one. */
+    /** "nvidia-cudnn-cu13==9.24.0.43" from torch's METADATA, when it pins one exactly (read as the framework report reads it). */
     static Optional<String> pin(Path site) {
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(site, "torch-*.dist-info")) {
-            for (Path d : ds) {
-                Path meta = d.resolve("METADATA");
-                if (BoundedFiles.isRegularFile(meta)) {
-                    Matcher m = PIN.matcher(BoundedFiles.readString(meta, BoundedFiles.TEXT, java.nio.charset.StandardCharsets.UTF_8));
-                    if (m.find()) {
-                        return Optional.of(Text.printable(m.group(1) + "==" + m.group(2)));
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // no readable METADATA: no pin to name
-        }
-        return Optional.empty();
+        return Frameworks.distInfo(site, Frameworks.TORCH).flatMap(Frameworks::pin).filter(Frameworks.Pin::exact)
+                .map(p -> Text.printable(p.text()));
     }
 
     private static String versionOf(Host host, List<CudnnCopy> copies, Path file) {

@@ -7,17 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -25,8 +24,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,8 +39,7 @@ class FetchCommandTest {
 
     enum Mode { OK, CUT_FIRST, NOT_FOUND, FORBIDDEN, ERROR, STALL, WRONG, REDIRECT }
 
-    private HttpServer server;
-    private ExecutorService pool;
+    private LocalHttpServer server;
     private volatile Mode mode = Mode.OK;
     private final List<String> ranges = new CopyOnWriteArrayList<>();
     private final List<String> uris = new CopyOnWriteArrayList<>();
@@ -62,21 +58,16 @@ class FetchCommandTest {
                 CatalogueEntry.of(NAME, sha, (long) bytes.length).withRedist(true),
                 CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda11-archive.tar.xz", "a".repeat(64), 10L).withRedist(true),
                 CatalogueEntry.of("cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz", "b".repeat(64), 10L)));
-        pool = Executors.newCachedThreadPool();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(pool);
-        server.createContext("/", this::handle);
-        server.start();
+        server = LocalHttpServer.start(this::handle);
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
-        pool.shutdownNow();
+        server.close();
     }
 
     private String base() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+        return server.base();
     }
 
     private void handle(HttpExchange x) throws IOException {
@@ -259,7 +250,7 @@ class FetchCommandTest {
     @Test
     void aRefusedConnectionIsExit4() {
         String closed = base();
-        server.stop(0);
+        server.close();
         Cli.Run r = fetch("fetch", "9.5.1", "--from", closed, "--to", to().toString(), "--timeout", "2");
         assertEquals(4, r.exit(), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
@@ -300,12 +291,12 @@ class FetchCommandTest {
     @Test
     void theMirrorComesFromTheEnvironmentAndTheProxyToo() throws Exception {
         host = TestHosts.linux(host.fs(), Map.of("CUDNN_TOOL_MIRROR", "http://mirror.invalid/redist",
-                "HTTP_PROXY", "127.0.0.1:" + server.getAddress().getPort()), new FakeRunner());
+                "HTTP_PROXY", "127.0.0.1:" + server.port()), new FakeRunner());
         Cli.Run r = fetch("fetch", NAME, "--to", to().toString(), "--json");
         assertEquals(0, r.exit(), r.err());
         assertTrue(uris.contains("http://mirror.invalid/redist" + PATH), "asked through the proxy: " + uris);
         host = TestHosts.linux(host.fs(), Map.of("CUDNN_TOOL_MIRROR", "http://mirror.invalid/redist",
-                "HTTP_PROXY", "127.0.0.1:" + server.getAddress().getPort(), "NO_PROXY", ".invalid"), new FakeRunner());
+                "HTTP_PROXY", "127.0.0.1:" + server.port(), "NO_PROXY", ".invalid"), new FakeRunner());
         Files.delete(to().resolve(NAME));
         Cli.Run direct = fetch("fetch", NAME, "--to", to().toString(), "--timeout", "3");
         assertEquals(4, direct.exit(), "NO_PROXY: straight to a host that does not exist: " + direct.err());

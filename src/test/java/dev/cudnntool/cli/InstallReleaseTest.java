@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -23,8 +22,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,8 +35,7 @@ class InstallReleaseTest {
     private static final String NAME = "cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz";
     private static final String CACHE = "/home/me/.cache/cudnn-tool/archives";
 
-    private HttpServer server;
-    private ExecutorService pool;
+    private LocalHttpServer server;
     private final List<String> uris = new CopyOnWriteArrayList<>();
     private volatile boolean wrongBytes;
     private byte[] bytes;
@@ -56,21 +52,16 @@ class InstallReleaseTest {
                 CatalogueEntry.of(NAME, sha, (long) bytes.length).withRedist(true),
                 CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda11-archive.tar.xz", "a".repeat(64), 10L).withRedist(true),
                 CatalogueEntry.of("cudnn-linux-x86_64-9.5.1.17_cuda13-archive.tar.xz", "c".repeat(64), 10L).withRedist(true)));
-        pool = Executors.newCachedThreadPool();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(pool);
-        server.createContext("/", this::handle);
-        server.start();
+        server = LocalHttpServer.start(this::handle);
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
-        pool.shutdownNow();
+        server.close();
     }
 
     private String base() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+        return server.base();
     }
 
     private void handle(HttpExchange x) throws IOException {
