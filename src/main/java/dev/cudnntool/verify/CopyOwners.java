@@ -2,6 +2,7 @@ package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.host.owner.Owners;
 import dev.cudnntool.install.state.InstallRecord;
@@ -51,7 +52,7 @@ final class CopyOwners {
                 for (InstallRecord r : reader.records()) {
                     for (InstallRecord.InstalledFile f : r.installed() == null ? List.<InstallRecord.InstalledFile>of() : r.installed()) {
                         Path p = paths.resolve(f.path());
-                        if (host.samePath(p, lib) || sameFile(p, lib)) {
+                        if (host.samePath(p, lib) || LoaderPath.sameFile(p, lib)) {
                             return true;
                         }
                     }
@@ -62,14 +63,6 @@ final class CopyOwners {
             return false;
         }
         return false;
-    }
-
-    private static boolean sameFile(Path a, Path b) {
-        try {
-            return Files.isSameFile(a, b);
-        } catch (java.io.IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     /** Findings about a copy owned by a package manager, with every cudnn-install fix replaced by the owner's command. */
