@@ -123,8 +123,10 @@ final class Frameworks {
                     problems));
         }
         Path got = hit.get().file();
-        Owner owner = owners.of(got);
-        CudnnCopy copy = copies.stream().filter(c -> host.samePath(CopyFinder.real(host.path(c.path())), CopyFinder.real(got))).findFirst().orElse(null);
+        CudnnCopy copy = copies.stream().filter(c -> host.samePath(CopyFinder.real(host.path(c.path())), CopyFinder.real(got)))
+                .findFirst().orElse(null);
+        // the copy's owner was looked up once already (CopyOwners); only a file no copy names is looked up here
+        Owner owner = copy != null && copy.owner() != null ? copy.owner() : owners.of(got);
         String found = LibrarySearchCheck.versionOfLibrary(host, got);
         // a wheel's libcudnn.so.9 carries no full version in its name: the copy's headers say it
         String gotVersion = found != null && found.chars().filter(ch -> ch == '.').count() >= 2 ? found
