@@ -31,21 +31,37 @@ public final class SupportMatrix {
      * @param release             "9.10.2"
      * @param cuda                the CUDA major of the build ("for CUDA 12.x")
      * @param toolkits            the toolkit minors the row lists ("12.8", "12.9")
-     * @param driverLinux         the Linux driver minimum ("570.26")
-     * @param driverWindows       the Windows driver minimum, or null where the page says N/A
-     * @param computeCapabilities "5.0" … "12.0", as listed
+     * @param driverLinux         the Linux driver minimum ("570.26"; "470" where an old page names the driver branch
+     *                            r470), or null where the page publishes none
+     * @param driverWindows       the Windows driver minimum, or null where the page says N/A or publishes none
+     * @param computeCapabilities "5.0" … "12.0", as listed; empty where the page says "SM 3.5 and later"
+     * @param computeCapabilityFrom "3.5" where the page says "SM 3.5 and later", else null
      * @param source              the page the row was copied from
      * @param note                what the page's row says besides, or null
      */
     public record Row(String release, int cuda, List<String> toolkits, String driverLinux, String driverWindows,
-                      List<String> computeCapabilities, String source, String note) {
+                      List<String> computeCapabilities, String computeCapabilityFrom, String source, String note) {
+        public Row {
+            toolkits = List.copyOf(toolkits);
+            computeCapabilities = List.copyOf(computeCapabilities);
+            if (computeCapabilities.isEmpty() == (computeCapabilityFrom == null)) {
+                throw new IllegalArgumentException("a row lists compute capabilities or names the lowest one, not both or neither");
+            }
+        }
+
         public boolean hasToolkit(int major, int minor) {
             return toolkits.contains(major + "." + minor);
         }
 
-        /** Whether a GPU of compute capability {@code cc} ("8.7") runs this row's build: a listed one of its major at or below its minor. */
+        /**
+         * Whether a GPU of compute capability {@code cc} ("8.7") runs this row's build: a listed one of its major at or
+         * below its minor, or (old pages) any at or above the row's lowest.
+         */
         public boolean supportsGpu(String cc) {
             int[] g = numbers(cc);
+            if (computeCapabilityFrom != null) {
+                return compare(g, numbers(computeCapabilityFrom)) >= 0;
+            }
             return computeCapabilities.stream().map(SupportMatrix::numbers).anyMatch(c -> c[0] == g[0] && c[1] <= g[1]);
         }
 
@@ -59,9 +75,15 @@ public final class SupportMatrix {
             return range(toolkits);
         }
 
-        /** "5.0–9.0" */
+        /** "5.0–9.0"; "3.5 and later" */
         public String computeRange() {
-            return range(computeCapabilities);
+            return computeCapabilityFrom != null ? computeCapabilityFrom + " and later" : range(computeCapabilities);
+        }
+
+        /** The lowest compute capability the row supports. */
+        int[] lowestGpu() {
+            return computeCapabilityFrom != null ? numbers(computeCapabilityFrom)
+                    : computeCapabilities.stream().map(SupportMatrix::numbers).min(SupportMatrix::compare).orElseThrow();
         }
     }
 
@@ -136,10 +158,18 @@ public final class SupportMatrix {
                     throw new IllegalArgumentException(where + ": toolkit " + t + " is not of CUDA " + cuda);
                 }
             }
-            out.add(new Row(release, cuda, toolkits, SmallJson.text(o, "driverLinux", DRIVER, false, where),
-                    SmallJson.text(o, "driverWindows", DRIVER, true, where),
-                    SmallJson.list(o, "computeCapabilities", MINOR, where), SmallJson.text(o, "source", URL, false, where),
-                    SmallJson.text(o, "note", NOTE, true, where)));
+            String from = SmallJson.text(o, "computeCapabilityFrom", MINOR, true, where);
+            List<String> cc;
+            if (from == null) {
+                cc = SmallJson.list(o, "computeCapabilities", MINOR, where);
+            } else if (o.get("computeCapabilities") instanceof List<?> l && l.isEmpty()) {
+                cc = List.of();
+            } else {
+                throw new IllegalArgumentException(where + ": 'computeCapabilities' must be [] beside 'computeCapabilityFrom'");
+            }
+            out.add(new Row(release, cuda, toolkits, SmallJson.text(o, "driverLinux", DRIVER, true, where),
+                    SmallJson.text(o, "driverWindows", DRIVER, true, where), cc, from,
+                    SmallJson.text(o, "source", URL, false, where), SmallJson.text(o, "note", NOTE, true, where)));
         }
         return new SupportMatrix(out);
     }
@@ -231,8 +261,7 @@ public final class SupportMatrix {
                     + ") both lack compute capability " + gpu) : Optional.empty();
         }
         String o = older;
-        int[] lowest = rows(older, cudaMajor).stream().flatMap(r -> r.computeCapabilities().stream()).map(SupportMatrix::numbers)
-                .min(SupportMatrix::compare).orElseThrow();
+        int[] lowest = rows(older, cudaMajor).stream().map(Row::lowestGpu).min(SupportMatrix::compare).orElseThrow();
         return compare(numbers(gpu), lowest) < 0 ? Optional.of("not in the support matrix, but cuDNN " + o + ", the newest release it"
                 + " holds for CUDA " + cudaMajor + ", already dropped compute capability " + gpu) : Optional.empty();
     }

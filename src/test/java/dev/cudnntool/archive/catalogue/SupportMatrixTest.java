@@ -120,6 +120,30 @@ class SupportMatrixTest {
     private static final String GOOD_ROW = "{\"release\":\"9.5.1\",\"cuda\":12,\"toolkits\":[\"12.0\"],\"driverLinux\":\"525.60.13\","
             + "\"driverWindows\":\"527.41\",\"computeCapabilities\":[\"9.0\"],\"source\":\"https://docs.nvidia.com/x\"}";
 
+    /** A row of an old page: a driver branch for both OSes (or none), and "SM 3.5 and later". */
+    private static final String OLD_ROW = "{\"release\":\"8.2.1\",\"cuda\":11,\"toolkits\":[\"11.3\"],\"driverLinux\":\"465\","
+            + "\"driverWindows\":null,\"computeCapabilities\":[],\"computeCapabilityFrom\":\"3.5\",\"source\":\"https://docs.nvidia.com/y\"}";
+
+    @Test
+    void anOldPagesRowNamesTheLowestComputeCapabilityAndMayLackADriverMinimum() {
+        SupportMatrix m = parse("{\"schema\":1,\"rows\":[" + OLD_ROW + "," + OLD_ROW.replace("\"465\"", "null")
+                .replace("11.3", "11.2") + "]}");
+        assertEquals(2, m.all().size());
+        SupportMatrix.Row r = m.all().get(0);
+        assertEquals(List.of(), r.computeCapabilities());
+        assertEquals("3.5 and later", r.computeRange());
+        assertTrue(r.supportsGpu("3.5") && r.supportsGpu("3.7") && r.supportsGpu("8.6") && r.supportsGpu("9.0"));
+        assertFalse(r.supportsGpu("3.0"), "Kepler 3.0 is below SM 3.5");
+        assertEquals("465", m.fit("8.2.1.32", 11, new int[] {11, 3}, "8.6", false).driverMinimum(), "the branch is the minimum");
+        assertNull(m.fit("8.2.1.32", 11, new int[] {11, 2}, "8.6", false).driverMinimum(), "the page publishes none");
+        assertNull(m.fit("8.2.1.32", 11, null, null, true).driverMinimum(), "none for Windows");
+        SupportMatrix.Fit kepler = m.fit("8.2.1.32", 11, null, "3.0", false);
+        assertEquals(false, kepler.gpuOk());
+        assertTrue(kepler.why().contains("3.5 and later, not 3.0"), kepler.why());
+        assertThrows(IllegalArgumentException.class, () -> new SupportMatrix.Row("8.2.1", 11, List.of("11.3"), "465", null,
+                List.of("8.6"), "3.5", "https://docs.nvidia.com/y", null), "both a list and a lowest");
+    }
+
     @Test
     void theReaderRefusesWhatIsNotTheMatrixShape() {
         assertEquals(1, parse("{\"schema\":1,\"rows\":[" + GOOD_ROW + "]}").all().size());
@@ -134,6 +158,9 @@ class SupportMatrixTest {
             "{\"schema\":1,\"rows\":[]} {}",
             "{\"schema\":1,\"rows\":[],\"x\":" + "[".repeat(20) + "]".repeat(20) + "}",
             "{\"schema\":1,\"rows\":[" + GOOD_ROW.replace("\"cuda\":12", "\"cuda\":99999999999999999999999") + "]}",
+            "{\"schema\":1,\"rows\":[" + GOOD_ROW.replace("\"cuda\":12", "\"cuda\":12,\"computeCapabilityFrom\":\"3.5\"") + "]}",
+            "{\"schema\":1,\"rows\":[" + OLD_ROW.replace("\"3.5\"", "\"and later\"") + "]}",
+            "{\"schema\":1,\"rows\":[" + OLD_ROW.replace("\"computeCapabilities\":[],", "") + "]}",
         };
         for (String b : bad) {
             assertThrows(IllegalArgumentException.class, () -> parse(b), b);
