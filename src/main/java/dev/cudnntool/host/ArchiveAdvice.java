@@ -74,7 +74,8 @@ public record ArchiveAdvice(Supplier<Catalogue> catalogue, DriverInfo driver, Su
         boolean gpuRefused = false;
         for (CatalogueEntry e : all) {
             SupportMatrix.Fit fit = matrix.get().fit(e.version(), cudaMajor, null, gpu, windows);
-            if (Boolean.FALSE.equals(fit.gpuOk()) || matrix.get().droppedBefore(e.version(), cudaMajor, gpu).isPresent()) {
+            if (Boolean.FALSE.equals(fit.gpuOk()) || matrix.get().droppedBefore(e.version(), cudaMajor, gpu).isPresent()
+                    || matrix.get().droppedBetween(e.version(), cudaMajor, gpu).isPresent()) {
                 gpuRefused = true;
                 continue;
             }

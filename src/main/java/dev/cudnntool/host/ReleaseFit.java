@@ -27,7 +27,8 @@ public final class ReleaseFit {
      * One archive, marked. {@code toolkitFits}/{@code driverOk} are absent when unknown (no toolkit, no driver, another
      * machine) and {@code toolkitFits} when {@code --cuda} chose the archives. {@code cudaOk} says whether NVIDIA's support
      * matrix of the release lists the toolkit's minor (--cuda 12.4's, or the toolkit found's); {@code gpuOk} is absent when no GPU is known or the support matrix does not
-     * know the release; {@code matrix} is the page of the support-matrix rows that decided, {@code why} why a row does
+     * know the release; {@code gpuUncertain} is true (else absent) for a release the matrix does not hold between one
+     * that supports the GPU and one that does not (never recommended); {@code matrix} is the page of the support-matrix rows that decided, {@code why} why a row does
      * not fit the toolkit or the GPU. {@code url} is NVIDIA's redist URL, null
      * (and {@code download} says where the file is) for an archive no redist manifest lists.
      */
@@ -35,7 +36,8 @@ public final class ReleaseFit {
     public record Row(String fileName, String version, String os, String arch, String cudaVariant, String format,
                       String sha256, List<String> candidates, Long size, String releaseDate,
                       @JsonInclude(JsonInclude.Include.ALWAYS) String url, String download, Boolean toolkitFits,
-                      String driverMinimum, Boolean driverOk, Boolean cudaOk, Boolean gpuOk, String matrix, String why, boolean recommended) {
+                      String driverMinimum, Boolean driverOk, Boolean cudaOk, Boolean gpuOk, Boolean gpuUncertain, String matrix, String why,
+                      boolean recommended) {
     }
 
     /**
@@ -152,15 +154,18 @@ public final class ReleaseFit {
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
             Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);
-            String why = dropped.orElse(fit.why());
+            Optional<String> between = matrix.droppedBetween(e.version(), variantMajor, gpu);
+            String why = dropped.or(() -> between).orElse(fit.why());
             boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk)
-                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty();
+                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
+                    && between.isEmpty();
             recommended |= pick;
             Optional<String> url = e.url();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
-                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), fit.source(), why, pick));
+                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), between.isPresent() ? Boolean.TRUE : null,
+                    fit.source(), why, pick));
         }
         return rows;
     }

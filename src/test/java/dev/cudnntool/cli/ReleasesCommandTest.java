@@ -220,6 +220,35 @@ class ReleasesCommandTest {
     }
 
     @Test
+    void aKeplerGpuGetsTheNewestReleaseKnownToSupportItNotOneBetweenThatMayHaveDroppedIt() throws Exception {
+        Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        Cli.Run r = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64",
+                "--cuda", "11.4", "--gpu", "3.7", "--driver", "470.82.01", "--verbose", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode recommended = null;
+        for (JsonNode row : r.json().get("archives")) {
+            String v = row.get("version").asText();
+            if (row.get("recommended").asBoolean()) {
+                recommended = row;
+            }
+            if (v.startsWith("8.9.0.") || v.startsWith("8.6.0.")) {
+                assertTrue(row.get("gpuUncertain").asBoolean(), "between 8.5.0 (SM 3.5 and later) and 8.9.1 (5.0 and up): " + row);
+                assertTrue(row.get("why").asText().contains("cuDNN 8.5.0 (CUDA 11) supports compute capability 3.7 and 8.9.1 does not"),
+                        row.toString());
+            }
+            if (v.startsWith("9.17.0.") || v.startsWith("8.5.0.")) {
+                assertFalse(row.has("gpuUncertain"), "held releases say so themselves: " + row);
+            }
+        }
+        assertEquals("8.5.0.96", recommended.get("version").asText(), "the newest whose page lists Kepler 3.7");
+        assertTrue(recommended.get("gpuOk").asBoolean());
+        Cli.Run text = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64",
+                "--cuda", "11.4", "--gpu", "3.7", "--driver", "470.82.01", "--verbose");
+        assertTrue(text.out().lines().anyMatch(l -> l.contains("8.9.0.131") && l.contains("GPU 3.7 not known")), text.out());
+        assertTrue(text.out().lines().anyMatch(l -> l.startsWith("  * ") && l.contains("8.5.0.96")), text.out());
+    }
+
+    @Test
     void driverMinimumIsTheSupportMatrixRowsForTheGpu() throws Exception {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Cli.Run blackwell = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "windows", "--cuda", "12",

@@ -62,7 +62,12 @@ class GpuSupportTest {
                 java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("a GPU newer than the matrix knows", "580.65.06", "13.0")));
         assertTrue(dev.cudnntool.host.GpuSupport.findings(host, future, "9.27.0", 13).isEmpty(), "not held, not refused: not checked");
         Finding kepler = dev.cudnntool.host.GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
-        assertTrue(kepler.fix().contains("cudnn releases --gpu 3.7"), "no catalogued release supports Kepler: " + kepler.fix());
+        assertTrue(kepler.fix().contains("install cuDNN 8.5.0") && kepler.fix().contains("8.5.0.96_cuda11-archive.tar.xz"),
+                "8.5.0's page says SM 3.5 and later, and no newer page the matrix holds lists Kepler: " + kepler.fix());
+        var fermi = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "390.157", "9.1",
+                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("GeForce GTX 580", "390.157", "2.0")));
+        Finding none = dev.cudnntool.host.GpuSupport.findings(host, fermi, "9.17.0", 13).get(0);
+        assertTrue(none.fix().contains("cudnn releases --gpu 2.0"), "no catalogued release supports Fermi: " + none.fix());
         assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, null, 13).isEmpty());
     }
 

@@ -239,19 +239,9 @@ public final class SupportMatrix {
         if (gpu == null || !rows(version, cudaMajor).isEmpty()) {
             return Optional.empty();
         }
-        int[] v = releaseNumbers(release(version));
-        List<String> held = rows.stream().filter(r -> r.cuda() == cudaMajor).map(Row::release).distinct()
-                .sorted(Comparator.comparing(SupportMatrix::releaseNumbers, SupportMatrix::compare)).toList();
-        String older = null;
-        String newer = null;
-        for (String h : held) {
-            int c = compare(releaseNumbers(h), v);
-            if (c < 0) {
-                older = h;
-            } else if (c > 0 && newer == null) {
-                newer = h;
-            }
-        }
+        String[] around = around(version, cudaMajor);
+        String older = around[0];
+        String newer = around[1];
         if (older == null || !Boolean.FALSE.equals(fit(older, cudaMajor, null, gpu, false).gpuOk())) {
             return Optional.empty();
         }
@@ -264,6 +254,41 @@ public final class SupportMatrix {
         int[] lowest = rows(older, cudaMajor).stream().map(Row::lowestGpu).min(SupportMatrix::compare).orElseThrow();
         return compare(numbers(gpu), lowest) < 0 ? Optional.of("not in the support matrix, but cuDNN " + o + ", the newest release it"
                 + " holds for CUDA " + cudaMajor + ", already dropped compute capability " + gpu) : Optional.empty();
+    }
+
+    /**
+     * For a release the matrix does not hold, why its support for the GPU is not known either way: the nearest older
+     * release it holds supports the GPU and the nearest newer one does not, so a release in between dropped it. Such a
+     * release is neither refused nor recommended. Empty otherwise.
+     */
+    public Optional<String> droppedBetween(String version, int cudaMajor, String gpu) {
+        if (gpu == null || !rows(version, cudaMajor).isEmpty()) {
+            return Optional.empty();
+        }
+        String[] around = around(version, cudaMajor);
+        if (around[0] == null || around[1] == null || !Boolean.TRUE.equals(fit(around[0], cudaMajor, null, gpu, false).gpuOk())
+                || !Boolean.FALSE.equals(fit(around[1], cudaMajor, null, gpu, false).gpuOk())) {
+            return Optional.empty();
+        }
+        return Optional.of("not in the support matrix: cuDNN " + around[0] + " (CUDA " + cudaMajor + ") supports compute capability "
+                + gpu + " and " + around[1] + " does not; which release between them dropped it is not known");
+    }
+
+    /** The nearest older and newer releases the matrix holds for a CUDA major (null where none). */
+    private String[] around(String version, int cudaMajor) {
+        int[] v = releaseNumbers(release(version));
+        String older = null;
+        String newer = null;
+        for (String h : rows.stream().filter(r -> r.cuda() == cudaMajor).map(Row::release).distinct()
+                .sorted(Comparator.comparing(SupportMatrix::releaseNumbers, SupportMatrix::compare)).toList()) {
+            int c = compare(releaseNumbers(h), v);
+            if (c < 0) {
+                older = h;
+            } else if (c > 0 && newer == null) {
+                newer = h;
+            }
+        }
+        return new String[] {older, newer};
     }
 
     private static int[] releaseNumbers(String release) {

@@ -156,6 +156,8 @@ public final class ReleasesView {
             }
             if (Boolean.FALSE.equals(r.gpuOk())) {
                 marks.add("not for GPU " + l.gpu());
+            } else if (Boolean.TRUE.equals(r.gpuUncertain())) {
+                marks.add("GPU " + l.gpu() + " not known");
             } else if (l.gpu() != null && r.gpuOk() == null) {
                 marks.add(r.why() != null ? "not for GPU " + l.gpu() + " (by the releases around it)"
                         : "GPU not checked");

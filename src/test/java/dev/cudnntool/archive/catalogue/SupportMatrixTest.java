@@ -65,6 +65,44 @@ class SupportMatrixTest {
         }
     }
 
+    private static void old(SupportMatrix.Row r, List<String> toolkits, String driver, String from, String page) {
+        assertEquals(toolkits, r.toolkits(), r.toString());
+        assertEquals(driver, r.driverLinux(), r.toString());
+        assertEquals(driver, r.driverWindows(), "old pages have one driver column for both OSes: " + r);
+        assertEquals(from, r.computeCapabilityFrom(), r.toString());
+        assertTrue(r.source().startsWith(page), r.source());
+    }
+
+    @Test
+    void rowsOfOldPagesCheckedByHand() {
+        String archives = "https://docs.nvidia.com/deeplearning/cudnn/archives/";
+        // cudnn-803: "cuDNN 8.0.2 - 8.0.3": CUDA 11.0 SM 3.5 and later r450; 10.2 SM 3.0 and later r440; 10.1 Update 2 r418.39
+        old(row("8.0.3", 11, "11.0"), List.of("11.0"), "450", "3.5", archives + "cudnn-803/");
+        old(row("8.0.2", 10, "10.2"), List.of("10.2"), "440", "3.0", archives + "cudnn-803/");
+        old(row("8.0.2", 10, "10.1"), List.of("10.1"), "418.39", "3.0", archives + "cudnn-803/");
+        // cudnn-822, table of 8.2.0 and 8.2.1: 11.3 r465; 11.2 update 1 "r460, r455, r450" and 11.1, 11.0: the lowest, r450
+        old(row("8.2.1", 11, "11.3"), List.of("11.3"), "465", "3.5", archives + "cudnn-822/");
+        old(row("8.2.0", 11, "11.2"), List.of("11.2", "11.1", "11.0"), "450", "3.5", archives + "cudnn-822/");
+        // cudnn-840 and cudnn-850 point to CUDA's compatibility document instead of a driver column
+        old(row("8.4.0", 11, "11.6"), List.of("11.6", "11.5", "11.4", "11.3", "11.2", "11.1", "11.0"), null, "3.5",
+                archives + "cudnn-840/");
+        old(row("8.5.0", 11, "11.7"), List.of("11.7", "11.6", "11.5", "11.4", "11.3", "11.2", "11.1", "11.0"), null, "3.5",
+                archives + "cudnn-850/");
+        assertTrue(M.rows("8.5.0", 10).isEmpty(), "the 8.5.0 PDF's excerpt ends before its CUDA 10.2 row: not invented");
+        // cudnn_760: 7.5.1 with CUDA 10.1.105, r418.39; Turing (7.5), Volta (7.x), Xavier (7.2), Pascal (6.x), Maxwell (5.x), Kepler (3.x)
+        SupportMatrix.Row r751 = row("7.5.1", 10, "10.1");
+        assertEquals(List.of("7.5", "7.0", "7.2", "6.0", "5.0", "3.0"), r751.computeCapabilities());
+        assertEquals("418.39", r751.driverLinux());
+        assertTrue(r751.supportsGpu("3.7") && r751.supportsGpu("6.1") && !r751.supportsGpu("8.0"), "x.x means every minor, not later majors");
+        assertEquals("410.48", row("7.5.0", 10, "10.0").driverLinux());
+        assertTrue(M.rows("7.5.0", 10).stream().noneMatch(r -> r.hasToolkit(10, 1)), "7.5.0's table has no CUDA 10.1 row");
+        // what the tool makes of them
+        assertNull(M.fit("8.4.0.27", 11, new int[] {11, 6}, "8.6", false).driverMinimum(), "none published: the CUDA major's minimum decides");
+        assertEquals(false, M.fit("8.2.1.32", 11, null, "3.0", false).gpuOk(), "CUDA 11 builds start at SM 3.5");
+        assertEquals(true, M.fit("8.2.1.32", 10, null, "3.0", false).gpuOk());
+        assertEquals("450", M.fit("8.2.1.32", 11, new int[] {11, 1}, null, false).driverMinimum());
+    }
+
     @Test
     void aReleaseWhosePageWasNotReadHasNoRows() {
         assertTrue(M.rows("9.1.0", 12).isEmpty(), "9.1.0's page lost its toolkit and GPU columns: not invented");
@@ -111,6 +149,18 @@ class SupportMatrixTest {
         assertTrue(M.droppedBefore("9.7.0.66", 12, "12.0").isEmpty(), "9.5.1 lacks Blackwell but 9.10.2 has it");
         assertTrue(M.droppedBefore("9.5.1.17", 12, "12.0").isEmpty(), "a release it holds says so itself (gpuOk)");
         assertTrue(M.droppedBefore("9.27.0.42", 12, null).isEmpty());
+        assertTrue(M.droppedBefore("8.9.0.131", 11, "3.7").isEmpty(), "8.5.0 before it supports Kepler");
+    }
+
+    @Test
+    void aReleaseBetweenOneThatSupportsTheGpuAndOneThatDoesNotIsNotKnown() {
+        assertTrue(M.droppedBetween("8.9.0.131", 11, "3.7").orElseThrow().contains("8.5.0 (CUDA 11) supports compute capability 3.7"
+                + " and 8.9.1 does not"));
+        assertTrue(M.droppedBetween("8.9.0.131", 11, "8.6").isEmpty(), "both sides support Ampere");
+        assertTrue(M.droppedBetween("8.9.5.30", 11, "3.7").isEmpty(), "a release it holds says so itself");
+        assertTrue(M.droppedBetween("9.27.0.42", 12, "7.0").isEmpty(), "nothing newer is held: droppedBefore decides");
+        assertTrue(M.droppedBetween("9.12.0.46", 12, "7.0").orElseThrow().contains("9.10.2"), "Volta: 9.10.2 has it, 9.17.0 not");
+        assertTrue(M.droppedBetween("8.9.0.131", 11, null).isEmpty());
     }
 
     private static SupportMatrix parse(String json) {
