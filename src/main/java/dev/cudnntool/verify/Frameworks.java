@@ -114,8 +114,9 @@ final class Frameworks {
         }
         String soname = program.needed().stream().filter(n -> n.startsWith("libcudnn.so.")).findFirst()
                 .orElse(host.windows() ? CopyFinder.bareName(host, major) : "libcudnn.so." + major);
+        ProgramLoader.Loaders python = Interpreter.of(host, site);
         Optional<LoaderPath.Hit> hit = host.windows() ? windowsHit(host, site, k, soname, cache)
-                : ProgramLoader.resolve(host, cache, program, soname);
+                : ProgramLoader.resolve(host, cache, program, soname, python);
         if (hit.isEmpty()) {
             problems.add("it finds no " + soname + " (" + (library.isPresent() ? library.get().getFileName() + " has "
                     + program.ownFolders() : "no library of its own found") + ")");
@@ -144,9 +145,10 @@ final class Frameworks {
             }
         }
         if (!host.windows()) {
-            subLibraries(host, cache, got, major, problems);
+            ProgramLoader.Loaders underFramework = program.file() == null ? python : python.under(program);
+            subLibraries(host, cache, got, major, underFramework, problems);
             if (cudaMajor != null) {
-                cublasLt(host, cache, got, major, cudaMajor, problems);
+                cublasLt(host, cache, got, major, cudaMajor, underFramework, problems);
                 driverFloor(driver, cudaMajor, problems);
             }
         }
@@ -164,12 +166,13 @@ final class Frameworks {
     }
 
     /** Every sub-library as the dispatcher opens it: from its own folder ($ORIGIN), else wherever the loader finds one. */
-    private static void subLibraries(Host host, LdSoCache cache, Path main, int major, List<String> problems) {
+    private static void subLibraries(Host host, LdSoCache cache, Path main, int major, ProgramLoader.Loaders above,
+                                     List<String> problems) {
         ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
         Path home = CopyFinder.real(main).getParent();
         for (String base : CudnnComponents.subLibraries(major)) {
             String so = CudnnComponents.linuxSoname(base, major);
-            Optional<LoaderPath.Hit> sub = ProgramLoader.resolve(host, cache, dispatcher, so);
+            Optional<LoaderPath.Hit> sub = ProgramLoader.resolve(host, cache, dispatcher, so, above);
             if (sub.isEmpty()) {
                 problems.add(so + " is missing: no folder the dispatcher searches holds it");
             } else if (!host.samePath(CopyFinder.real(sub.get().file()).getParent(), home)) {
@@ -182,11 +185,14 @@ final class Frameworks {
     /** Marks the problem {@code cudnn.mixed-copies} reports. */
     static final String MIXED = "mixed copies: ";
 
-    private static void cublasLt(Host host, LdSoCache cache, Path main, int major, int cudaMajor, List<String> problems) {
+    private static void cublasLt(Host host, LdSoCache cache, Path main, int major, int cudaMajor, ProgramLoader.Loaders above,
+                                 List<String> problems) {
         Path graph = CopyFinder.real(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
-        ProgramLoader.Program opener = ProgramLoader.Program.read(Files.exists(graph) ? graph : CopyFinder.real(main));
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
+        boolean sub = Files.exists(graph);
+        ProgramLoader.Program opener = sub ? ProgramLoader.Program.read(graph) : dispatcher;
         String name = "libcublasLt.so." + cudaMajor;
-        if (ProgramLoader.resolve(host, cache, opener, name).isEmpty()) {
+        if (ProgramLoader.resolve(host, cache, opener, name, sub ? above.under(dispatcher) : above).isEmpty()) {
             problems.add(name + " (cuBLASLt of CUDA " + cudaMajor + ") is not found where cuDNN opens it ("
                     + opener.file().getFileName() + " has " + opener.ownFolders() + "): "
                     + DependencyCheck.origin(name, major));
@@ -247,6 +253,11 @@ final class Frameworks {
 
     private static String fix(FrameworkReport r) {
         String via = r.loads() == null ? "" : r.loads().via();
+        if (via.startsWith("the DT_RPATH of the executable ")) {
+            return via.substring("the DT_RPATH of ".length()) + " searches the folder of " + r.loads().path() + " before LD_LIBRARY_PATH"
+                    + " (its DT_RPATH): remove that cuDNN" + (r.loads().path().contains("conda") || r.loads().path().contains("/envs/")
+                    ? " (conda remove cudnn, in that environment)" : "") + (r.wants() == null ? "" : ", or make it " + r.wants());
+        }
         if (via.contains("LD_LIBRARY_PATH") || via.contains("LD_PRELOAD") || via.contains("preload")) {
             return "take that copy out of " + via + " where " + r.name() + " runs, so it gets its own wheel's cuDNN"
                     + (r.wants() == null ? "" : "; if that is missing or incomplete: pip install --force-reinstall --no-deps " + r.wants());

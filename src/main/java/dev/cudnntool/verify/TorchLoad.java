@@ -53,7 +53,7 @@ final class TorchLoad {
         String so = soname.get();
         Path own = Files.exists(wheel.resolve(so)) ? wheel.resolve(so) : Files.exists(bundled.resolve(so)) ? bundled.resolve(so) : null;
         String ownWords = own == null ? null : own + version(versionOf(host, copies, own));
-        Optional<LoaderPath.Hit> hit = ProgramLoader.resolve(host, cache, program, so);
+        Optional<LoaderPath.Hit> hit = ProgramLoader.resolve(host, cache, program, so, Interpreter.of(host, site));
         String how = library.getFileName() + " has " + program.ownFolders();
         if (hit.isEmpty()) {
             return Finding.warn(FindingId.CUDNN_TORCH_COPY, "PyTorch in " + site + " finds no " + so + " (" + how

@@ -150,6 +150,51 @@ class RealLoaderOrderTest {
         assertEquals(1, doc.get("exitCode").asInt());
     }
 
+    /**
+     * The loader chain: a library with neither DT_RPATH nor DT_RUNPATH (as an ONNX Runtime provider may be) dlopened by an
+     * executable with DT_RPATH $ORIGIN/../lib (as conda-build makes python) gets the environment's cuDNN before the one on
+     * LD_LIBRARY_PATH; under an executable with DT_RUNPATH instead, LD_LIBRARY_PATH's. The model agrees with ld.so both times.
+     */
+    @Test
+    void theExecutablesRpathCountsForALibraryWithoutRunpathAsLdSoShows() throws Exception {
+        layOut();
+        Path env = tmp.resolve("conda/envs/ml");
+        Path envCudnn = env.resolve("lib/libcudnn.so.9");
+        link(RealCudnn.linux(9).resolve("libcudnn.so.9"), envCudnn);
+        Path wheel = site.resolve("nvidia/cudnn/lib");
+        Path provider = site.resolve("onnxruntime/capi/libonnxruntime_providers_cuda.so");
+        Files.createDirectories(provider.getParent());
+        Path src = tmp.resolve("provider.c");
+        Files.writeString(src, "int provider_stub(void) { return 0; }\n");
+        run(List.of("/usr/bin/gcc", "-shared", "-fPIC", "-o", provider.toString(), src.toString(), "-Wl,--no-as-needed",
+                wheel.resolve("libcudnn.so.9").toString(), "-Wl,-soname,libonnxruntime_providers_cuda.so"), Map.of());
+        ProgramLoader.Program program = ProgramLoader.Program.read(provider);
+        assertTrue(program.rpath().isEmpty() && program.runpath().isEmpty() && program.needed().contains("libcudnn.so.9"),
+                program.toString());
+        for (boolean runpath : new boolean[] {false, true}) {
+            Path exe = checker(env.resolve("bin/python3.11"), runpath);
+            Map<String, String> vars = Map.of("LD_LIBRARY_PATH", wheel.toString());
+            Path loaded = Path.of(run(List.of(exe.toString(), provider.toString()), vars).strip());
+            Path expected = runpath ? wheel.resolve("libcudnn.so.9") : envCudnn;
+            assertTrue(Files.isSameFile(expected, loaded), (runpath ? "RUNPATH" : "RPATH") + " executable: ld.so loaded " + loaded);
+            Host host = host(vars);
+            LoaderPath.Hit hit = ProgramLoader.resolve(host, LdSoCache.of(host), program, "libcudnn.so.9",
+                    ProgramLoader.Loaders.executable(ProgramLoader.Program.read(exe))).orElseThrow();
+            assertTrue(Files.isSameFile(expected, hit.file()), (runpath ? "RUNPATH" : "RPATH") + " executable: model says " + hit);
+            assertEquals(runpath ? LoaderPath.Mechanism.LD_LIBRARY_PATH : LoaderPath.Mechanism.RPATH, hit.place().mechanism());
+        }
+    }
+
+    /** The checker below, built as {@code exe} with DT_RPATH (or DT_RUNPATH) $ORIGIN/../lib. */
+    Path checker(Path exe, boolean runpath) throws Exception {
+        Path src = checker().resolveSibling("which.c");
+        Files.createDirectories(exe.getParent());
+        Files.deleteIfExists(exe);
+        run(List.of("/usr/bin/gcc", "-o", exe.toString(), src.toString(), "-ldl", runpath ? "-Wl,--enable-new-dtags"
+                : "-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"), Map.of());
+        return exe;
+    }
+
     /** A shared object needing libcudnn.so.9, with the wheel's folder as DT_RPATH or DT_RUNPATH, as torch's would. */
     static void gcc(Path out, Path cudnn, boolean runpath) throws Exception {
         Path src = out.resolveSibling("stub.c");

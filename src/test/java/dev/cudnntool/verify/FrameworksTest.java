@@ -59,6 +59,54 @@ class FrameworksTest {
                 + " gets no cuDNN, NOT OK"), text);
     }
 
+    /**
+     * A conda environment's python carries DT_RPATH $ORIGIN/../lib (conda-build forces it): a framework library without
+     * a DT_RUNPATH then gets the environment's old libcudnn.so.9 before the wheel's on LD_LIBRARY_PATH.
+     */
+    @Test
+    void condasPythonRpathShadowsLdLibraryPathForALibraryWithoutRunpath() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        String env = "/home/me/miniconda3/envs/ml";
+        String site = env + "/lib/python3.11/site-packages";
+        java.nio.file.Path python = fs.getPath(env, "bin/python3.11");
+        java.nio.file.Files.createDirectories(python.getParent());
+        java.nio.file.Files.write(python, dev.cudnntool.testing.ElfImages.so("python3.11", List.of("libc.so.6"),
+                dev.cudnntool.testing.ElfImages.RPATH, "$ORIGIN/../lib", List.of("main")));
+        java.nio.file.Files.createDirectories(fs.getPath(env, "lib"));
+        java.nio.file.Files.write(fs.getPath(env, "lib/libcudnn.so.9"), dev.cudnntool.testing.ElfImages.cudnn("libcudnn.so.9"));
+        TestHosts.write(fs.getPath(site, "onnxruntime_gpu-1.20.0.dist-info/METADATA"), "Name: onnxruntime-gpu\nVersion: 1.20.0\n"
+                + "Requires-Dist: nvidia-cudnn-cu12==9.5.1.17\n");
+        java.nio.file.Path provider = fs.getPath(site, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
+        java.nio.file.Files.createDirectories(provider.getParent());
+        java.nio.file.Files.write(provider, dev.cudnntool.testing.ElfImages.so("libonnxruntime_providers_cuda.so",
+                List.of("libcudnn.so.9"), dev.cudnntool.testing.ElfImages.RPATH, null, List.of("run")));
+        java.nio.file.Path wheel = fs.getPath(site, "nvidia/cudnn/lib");
+        java.nio.file.Files.createDirectories(wheel);
+        java.nio.file.Files.write(wheel.resolve("libcudnn.so.9"), dev.cudnntool.testing.ElfImages.cudnn("libcudnn.so.9"));
+        Map<String, String> vars = Map.of("VIRTUAL_ENV", env, "HOME", "/home/me", "PATH", "/usr/bin", "LD_LIBRARY_PATH", wheel.toString());
+        Host host = TestHosts.linux(fs, vars, new FakeRunner());
+        JsonNode doc = Cli.run(host, "verify", "--no-probe", "--json").json();
+        JsonNode f = doc.get("frameworks").get(0);
+        assertEquals("onnxruntime-gpu", f.get("name").asText(), f.toString());
+        assertEquals(env + "/lib/libcudnn.so.9", f.get("loads").get("path").asText(), f.toString());
+        assertEquals("the DT_RPATH of the executable " + env + "/bin/python3.11", f.get("loads").get("via").asText());
+        JsonNode mismatch = null;
+        for (JsonNode x : doc.get("findings")) {
+            if (x.get("id").asText().equals("framework.mismatch")) {
+                mismatch = x;
+            }
+        }
+        assertTrue(mismatch != null && mismatch.get("fix").asText().startsWith("the executable " + env + "/bin/python3.11 searches")
+                && mismatch.get("fix").asText().contains("conda remove cudnn"), String.valueOf(mismatch));
+
+        // the same library under a python without DT_RPATH (a plain venv of the system's python): LD_LIBRARY_PATH's copy
+        java.nio.file.Files.write(python, dev.cudnntool.testing.ElfImages.so("python3.11", List.of("libc.so.6"),
+                dev.cudnntool.testing.ElfImages.RPATH, null, List.of("main")));
+        JsonNode g = Cli.run(host, "verify", "--no-probe", "--json").json().get("frameworks").get(0);
+        assertEquals(wheel.resolve("libcudnn.so.9").toString(), g.get("loads").get("path").asText(), g.toString());
+        assertEquals("LD_LIBRARY_PATH", g.get("loads").get("via").asText());
+    }
+
     @Test
     void pinsAreReadFromTheHeaderOnly() throws Exception {
         FileSystem fs = TestHosts.unixFs();

@@ -300,8 +300,15 @@ public final class LibrarySearchCheck {
                             : " (" + place.detail() + ")")
                             + ", or move " + target + " before it";
                 }
+                case RPATH -> {
+                    if (place.detail() != null) {
+                        return place.detail() + " searches " + place.dir() + " first (its DT_RPATH counts before LD_LIBRARY_PATH"
+                                + " for every library without a DT_RUNPATH): remove that cuDNN" + (p.contains("conda") || p.contains("envs")
+                                ? " (conda remove cudnn, in that environment)" : "") + ", or put the release you want there";
+                    }
+                }
                 default -> {
-                    // the rpath, runpath and application folder belong to one program: the generic fix below
+                    // the runpath and application folder belong to one program: the generic fix below
                 }
             }
         }

@@ -38,7 +38,7 @@ public final class LoaderPath {
         public String describe() {
             return switch (mechanism) {
                 case PRELOAD -> "preloading (" + detail + "), which comes before every folder";
-                case RPATH -> "the program's DT_RPATH";
+                case RPATH -> detail == null ? "the program's DT_RPATH" : "the DT_RPATH of " + detail;
                 case RUNPATH -> "the program's DT_RUNPATH";
                 case LD_LIBRARY_PATH -> "LD_LIBRARY_PATH";
                 case LD_SO_CACHE -> "/etc/ld.so.cache" + (detail == null ? "" : " (" + detail + ")");
@@ -126,6 +126,15 @@ public final class LoaderPath {
      * @param runpath the loading object's DT_RUNPATH folders
      */
     public static Optional<Hit> find(Host host, LdSoCache cache, String name, List<Path> rpath, List<Path> runpath) {
+        return findFrom(host, cache, name, runpath.isEmpty() ? rpath.stream().map(d -> new Place(d, Mechanism.RPATH, null)).toList()
+                : List.of(), runpath);
+    }
+
+    /**
+     * As {@link #find}, with the DT_RPATH folders already chosen and in order ({@code rpath}: the loading object's own,
+     * then those of the objects that loaded it and of the executable, each place naming whose it is).
+     */
+    public static Optional<Hit> findFrom(Host host, LdSoCache cache, String name, List<Place> rpath, List<Path> runpath) {
         if (host.windows()) {
             for (Place p : places(host, cache)) {
                 Path f = p.dir().resolve(name);
@@ -135,10 +144,7 @@ public final class LoaderPath {
             }
             return Optional.empty();
         }
-        List<Place> order = new ArrayList<>();
-        if (runpath.isEmpty()) {
-            rpath.forEach(d -> order.add(new Place(d, Mechanism.RPATH, null)));
-        }
+        List<Place> order = new ArrayList<>(rpath);
         for (Path p : SearchPath.libraryPath(host)) {
             order.add(new Place(p, Mechanism.LD_LIBRARY_PATH, null));
         }

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * What one program really loads for a soname on Linux, in glibc's order (ld.so(8)): objects
  * already loaded by preloading (LD_PRELOAD, then /etc/ld.so.preload) first, whatever their folder;
- * then the loading object's DT_RPATH (only when it has no DT_RUNPATH), LD_LIBRARY_PATH, its
+ * then the loading object's DT_RPATH (only when it has no DT_RUNPATH; then also those of the objects that loaded it
+ * and of the executable: {@link Loaders}), LD_LIBRARY_PATH, its
  * DT_RUNPATH, the entries of /etc/ld.so.cache, and the default folders. $ORIGIN is the folder of
  * the object as it was found. Reusable: "what will program P load for soname S, and why".
  */
@@ -56,15 +57,63 @@ public final class ProgramLoader {
         }
     }
 
+    /**
+     * What is above the loading object: the objects that loaded it, nearest first, and the executable of the process
+     * (null when not known). Where the loading object has no DT_RUNPATH, glibc searches after its own DT_RPATH the
+     * DT_RPATH of each of them, then the executable's (which counts only when the executable has no DT_RUNPATH):
+     * a conda environment's python carries DT_RPATH {@code $ORIGIN/../lib}, so every library without a DT_RUNPATH
+     * that python loads searches the environment's lib folder before LD_LIBRARY_PATH.
+     */
+    public record Loaders(List<Program> chain, Program executable) {
+        public static final Loaders NONE = new Loaders(List.of(), null);
+
+        public Loaders {
+            chain = List.copyOf(chain);
+        }
+
+        /** Only the executable is known. */
+        public static Loaders executable(Program executable) {
+            return new Loaders(List.of(), executable);
+        }
+
+        /** These loaders with {@code nearer} loading the object below, nearest first. */
+        public Loaders under(Program nearer) {
+            List<Program> c = new ArrayList<>();
+            c.add(nearer);
+            c.addAll(chain);
+            return new Loaders(c, executable);
+        }
+    }
+
     private ProgramLoader() {
+    }
+
+    /** The DT_RPATH folders the loader searches for {@code program} loaded under {@code loaders}, in order, each naming whose it is. */
+    public static List<LoaderPath.Place> rpathPlaces(Program program, Loaders loaders) {
+        List<LoaderPath.Place> out = new ArrayList<>();
+        if (!program.runpath().isEmpty()) {
+            return out;
+        }
+        program.rpath().forEach(d -> out.add(new LoaderPath.Place(d, LoaderPath.Mechanism.RPATH, null)));
+        for (Program l : loaders.chain()) {
+            l.rpath().forEach(d -> out.add(new LoaderPath.Place(d, LoaderPath.Mechanism.RPATH, "the object that loaded it, " + l.file())));
+        }
+        Program exe = loaders.executable();
+        if (exe != null && exe.searchesRpath() && (exe.file() == null || !exe.file().equals(program.file()))
+                && loaders.chain().stream().noneMatch(l -> l.file() != null && l.file().equals(exe.file()))) {
+            exe.rpath().forEach(d -> out.add(new LoaderPath.Place(d, LoaderPath.Mechanism.RPATH, "the executable " + exe.file())));
+        }
+        return out;
     }
 
     /** The folders the loader searches for {@code program}, in order (preloads excluded: they are files, not folders). */
     public static List<LoaderPath.Place> order(Host host, LdSoCache cache, Program program) {
-        List<LoaderPath.Place> out = new ArrayList<>();
-        if (program.searchesRpath()) {
-            program.rpath().forEach(d -> out.add(new LoaderPath.Place(d, LoaderPath.Mechanism.RPATH, null)));
-        }
+        return order(host, cache, program, Loaders.NONE);
+    }
+
+    /** As above, for {@code program} loaded under {@code loaders}. */
+    public static List<LoaderPath.Place> order(Host host, LdSoCache cache, Program program, Loaders loaders) {
+        List<LoaderPath.Place> out = new ArrayList<>(rpathPlaces(program, loaders));
         for (Path p : SearchPath.libraryPath(host)) {
             out.add(new LoaderPath.Place(p, LoaderPath.Mechanism.LD_LIBRARY_PATH, null));
         }
@@ -82,6 +131,11 @@ public final class ProgramLoader {
      * everything; then the folders in {@link #order}, the ld.so.cache by soname, the default folders.
      */
     public static Optional<LoaderPath.Hit> resolve(Host host, LdSoCache cache, Program program, String soname) {
+        return resolve(host, cache, program, soname, Loaders.NONE);
+    }
+
+    /** As above, for {@code program} loaded under {@code loaders} (their DT_RPATH: {@link Loaders}). */
+    public static Optional<LoaderPath.Hit> resolve(Host host, LdSoCache cache, Program program, String soname, Loaders loaders) {
         if (host.windows()) {
             return LoaderPath.find(host, cache, soname, List.of(), List.of());
         }
@@ -90,6 +144,6 @@ public final class ProgramLoader {
                 return Optional.of(new LoaderPath.Hit(e.file(), e.place()));
             }
         }
-        return LoaderPath.find(host, cache, soname, program.searchesRpath() ? program.rpath() : List.of(), program.runpath());
+        return LoaderPath.findFrom(host, cache, soname, rpathPlaces(program, loaders), program.runpath());
     }
 }
