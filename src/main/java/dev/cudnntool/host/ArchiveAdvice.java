@@ -79,7 +79,7 @@ public record ArchiveAdvice(Supplier<Catalogue> catalogue, DriverInfo driver, Su
                 gpuRefused = true;
                 continue;
             }
-            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : DriverMinimums.minimum(cudaMajor, os);
+            Optional<String> min = DriverMinimums.minimum(fit, cudaMajor, os);
             if (driver.present() && min.isPresent() && NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) < 0) {
                 firstMin = firstMin == null ? min.get() : firstMin;
                 continue;

@@ -64,7 +64,7 @@ public final class DriverCheck {
             int cuda = archive.cudaVariant().major();
             String release = archive.version().toString();
             SupportMatrix.Fit fit = SupportMatrix.bundled().fit(release, cuda, null, ReleaseFit.lowestGpu(info), host.windows());
-            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : DriverMinimums.minimum(cuda, host.os());
+            Optional<String> min = DriverMinimums.minimum(fit, cuda, host.os());
             if (min.isPresent() && NvidiaSmi.compareVersions(h.driverVersion(), min.get()) < 0) {
                 out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "driver " + h.driverVersion() + ceiling + " is older than "
                                 + min.get() + ", the minimum for " + archive.fileName() + " (a CUDA " + cuda + " build"

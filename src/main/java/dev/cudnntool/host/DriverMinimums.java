@@ -1,6 +1,7 @@
 package dev.cudnntool.host;
 
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import java.util.Optional;
 
 /**
@@ -20,5 +21,10 @@ public final class DriverMinimums {
             case 13 -> Optional.of(win ? "580" : "580.65.06");
             default -> Optional.empty();
         };
+    }
+
+    /** The driver minimum of the support-matrix row that fits, where the matrix publishes one; else the CUDA major's. */
+    public static Optional<String> minimum(SupportMatrix.Fit fit, int cudaMajor, OsFamily os) {
+        return fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : minimum(cudaMajor, os);
     }
 }

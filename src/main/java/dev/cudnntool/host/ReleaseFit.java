@@ -149,8 +149,7 @@ public final class ReleaseFit {
             Boolean fits = toolkit == null || toolkit.version() == null ? null : toolkit.version().major() == variantMajor;
             SupportMatrix.Fit fit = matrix.fit(e.version(), variantMajor,
                     minor != null && minor[0] == variantMajor ? minor : null, gpu, family == OsFamily.WINDOWS);
-            Optional<String> min = fit.driverMinimum() != null ? Optional.of(fit.driverMinimum())
-                    : DriverMinimums.minimum(variantMajor, family);
+            Optional<String> min = DriverMinimums.minimum(fit, variantMajor, family);
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
             Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);

@@ -1,8 +1,5 @@
 package dev.cudnntool.archive.catalogue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -52,18 +49,7 @@ public final class FrameworkPins {
     }
 
     private static final class Bundled {
-        static final FrameworkPins INSTANCE = load();
-
-        private static FrameworkPins load() {
-            try (InputStream in = FrameworkPins.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the jar lacks its resource " + RESOURCE);
-                }
-                return parse(in.readNBytes(SmallJson.MAX_BYTES + 1));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        static final FrameworkPins INSTANCE = parse(SmallJson.bundled(RESOURCE));
     }
 
     public static FrameworkPins parse(byte[] json) {

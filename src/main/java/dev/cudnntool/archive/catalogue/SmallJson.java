@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +29,18 @@ final class SmallJson {
 
     private SmallJson(String what) {
         this.what = what;
+    }
+
+    /** The bytes of a data file shipped beside the catalogue (one byte past the bound, so that the reader refuses an oversized one). */
+    static byte[] bundled(String resource) {
+        try (InputStream in = SmallJson.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks its resource " + resource);
+            }
+            return in.readNBytes(MAX_BYTES + 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The document's top object; {@code what} names the file in messages. */

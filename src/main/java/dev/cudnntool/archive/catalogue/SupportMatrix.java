@@ -1,8 +1,5 @@
 package dev.cudnntool.archive.catalogue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -125,18 +122,7 @@ public final class SupportMatrix {
     }
 
     private static final class Bundled {
-        static final SupportMatrix INSTANCE = load();
-
-        private static SupportMatrix load() {
-            try (InputStream in = SupportMatrix.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException("the jar lacks its resource " + RESOURCE);
-                }
-                return parse(in.readNBytes(SmallJson.MAX_BYTES + 1));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        static final SupportMatrix INSTANCE = parse(SmallJson.bundled(RESOURCE));
     }
 
     /** Reads the matrix; anything not of schema 1's shape is an {@link IllegalArgumentException} naming the row and field. */
@@ -224,7 +210,7 @@ public final class SupportMatrix {
             }
         }
         String min = chosen.stream().map(r -> r.driverMinimum(windows).orElse(null)).filter(m -> m != null)
-                .min(Comparator.comparing(SupportMatrix::numbersOfDriver, SupportMatrix::compare)).orElse(null);
+                .min(Comparator.comparing(SupportMatrix::releaseNumbers, SupportMatrix::compare)).orElse(null);
         return new Fit(all, toolkitOk, gpuOk, min, chosen.get(0).source(), why);
     }
 
@@ -291,6 +277,7 @@ public final class SupportMatrix {
         return new String[] {older, newer};
     }
 
+    /** Up to three numbers of a release ("9.10.2") or a driver ("580.65.06"), zeros where it has fewer. */
     private static int[] releaseNumbers(String release) {
         String[] p = release.split("\\.");
         int[] out = new int[3];
@@ -308,15 +295,6 @@ public final class SupportMatrix {
     static int[] numbers(String dotted) {
         String[] p = dotted.split("\\.");
         return new int[] {Integer.parseInt(p[0]), p.length > 1 ? Integer.parseInt(p[1]) : 0};
-    }
-
-    private static int[] numbersOfDriver(String dotted) {
-        String[] p = dotted.split("\\.");
-        int[] out = new int[3];
-        for (int i = 0; i < Math.min(3, p.length); i++) {
-            out[i] = Integer.parseInt(p[i]);
-        }
-        return out;
     }
 
     private static int compare(int[] a, int[] b) {

@@ -43,17 +43,12 @@ final class CondaRecords {
             return Optional.empty();
         }
         List<Path> records = PackageNames.records(env.resolve("conda-meta"), "*.json", MAX_RECORDS);
-        long spent = 0;
+        PackageNames.Budget budget = new PackageNames.Budget(BUDGET);
         for (Path record : records) {
             try {
-                if (!BoundedFiles.isRegularFile(record)) {
+                if (!budget.admits(record, RECORD_MAX)) {
                     continue;
                 }
-                long size = Files.size(record);
-                if (size > RECORD_MAX || spent + size > BUDGET) {
-                    continue;
-                }
-                spent += size;
                 Optional<Owner> o = read(BoundedFiles.read(record, RECORD_MAX), rel, env);
                 if (o.isPresent()) {
                     return o;

@@ -68,7 +68,7 @@ final class DpkgRecords {
             return out;
         }
         lists.sort(null);
-        long spent = 0;
+        PackageNames.Budget budget = new PackageNames.Budget(BUDGET);
         for (Path list : lists) {
             String file = list.getFileName().toString();
             String pkg = PackageNames.name(file.substring(0, file.length() - ".list".length()).replaceFirst(":[a-z0-9]+$", ""));
@@ -76,14 +76,9 @@ final class DpkgRecords {
                 continue;
             }
             try {
-                if (!BoundedFiles.isRegularFile(list) || out.size() >= MAX_PATHS) {
+                if (out.size() >= MAX_PATHS || !budget.admits(list, BoundedFiles.TEXT)) {
                     continue;
                 }
-                long size = Files.size(list);
-                if (size > BoundedFiles.TEXT || spent + size > BUDGET) {
-                    continue;
-                }
-                spent += size;
                 BoundedFiles.forEachLine(list, BoundedFiles.TEXT, line -> {
                     if (line.startsWith("/") && line.length() < 4096) {
                         out.putIfAbsent(line, pkg);

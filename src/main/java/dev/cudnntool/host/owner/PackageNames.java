@@ -1,5 +1,6 @@
 package dev.cudnntool.host.owner;
 
+import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,6 +12,31 @@ import java.util.regex.Pattern;
 
 /** What a package manager's name or version may look like; anything else read from its records is refused. */
 final class PackageNames {
+    /**
+     * A byte budget over one package manager's records: a record is read only when it is a regular file (not a link
+     * out, a FIFO or a device) of at most a record's bound that still fits what is left.
+     */
+    static final class Budget {
+        private long left;
+
+        Budget(long bytes) {
+            this.left = bytes;
+        }
+
+        /** Whether {@code record} may be read; its size is then spent. */
+        boolean admits(Path record, long max) throws IOException {
+            if (!BoundedFiles.isRegularFile(record)) {
+                return false;
+            }
+            long size = Files.size(record);
+            if (size > max || size > left) {
+                return false;
+            }
+            left -= size;
+            return true;
+        }
+    }
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,199}");
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+:~!-]{0,99}");
 

@@ -2,7 +2,6 @@ package dev.cudnntool.host.owner;
 
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,18 +40,13 @@ final class PythonRecords {
             return Optional.empty();
         }
         List<Path> infos = PackageNames.records(site, "*.dist-info", MAX_DIST_INFOS);
-        long spent = 0;
+        PackageNames.Budget budget = new PackageNames.Budget(BUDGET);
         for (Path info : infos) {
             Path record = info.resolve("RECORD");
             try {
-                if (!BoundedFiles.isRegularFile(record)) {
+                if (!budget.admits(record, RECORD_MAX)) {
                     continue;
                 }
-                long size = Files.size(record);
-                if (size > RECORD_MAX || spent + size > BUDGET) {
-                    continue;
-                }
-                spent += size;
                 boolean[] listed = {false};
                 BoundedFiles.forEachLine(record, RECORD_MAX, line -> !(listed[0] = rel.equals(firstField(line))));
                 if (listed[0]) {
