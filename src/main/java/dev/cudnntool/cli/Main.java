@@ -8,7 +8,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStores;
-import dev.cudnntool.install.state.FaultHook;
+import dev.cudnntool.target.FaultHook;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Constructor;

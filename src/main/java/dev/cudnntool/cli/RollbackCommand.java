@@ -5,7 +5,7 @@ import dev.cudnntool.cli.view.RollbackView;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.install.RollbackService;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -13,7 +13,7 @@ import dev.cudnntool.host.fetch.FetchSource;
 import dev.cudnntool.host.fetch.Fetcher;
 import dev.cudnntool.host.fetch.HttpDownloader;
 import dev.cudnntool.install.InstallService;
-import dev.cudnntool.install.NioFileOps;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.install.RollbackService;
 import dev.cudnntool.install.InstallPorts;

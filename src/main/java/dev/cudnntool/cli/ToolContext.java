@@ -4,7 +4,7 @@ import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStores;
-import dev.cudnntool.install.state.FaultHook;
+import dev.cudnntool.target.FaultHook;
 import java.io.PrintWriter;
 
 /**

@@ -1,6 +1,6 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallRecord;
+import dev.cudnntool.target.InstallRecord;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;

@@ -1,6 +1,6 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.Finding;
 import java.util.List;
 

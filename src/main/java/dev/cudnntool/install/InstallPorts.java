@@ -1,10 +1,11 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.FileOps;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
-import dev.cudnntool.install.state.FaultHook;
+import dev.cudnntool.target.FaultHook;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;

@@ -1,13 +1,14 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.FolderGuard;
-import dev.cudnntool.install.state.IoFailure;
-import dev.cudnntool.install.state.InstallRecord;
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.Journal;
-import dev.cudnntool.install.state.JournalRunner;
-import dev.cudnntool.install.state.StateFolder;
-import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.FolderGuard;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.StateFolder;
+import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;

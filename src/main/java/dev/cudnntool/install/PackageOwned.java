@@ -6,7 +6,7 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.host.owner.Owners;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.StatePaths;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;

@@ -7,7 +7,7 @@ import java.io.IOException;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
 import dev.cudnntool.BoundedFiles;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;

@@ -1,6 +1,6 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.Journal;
+import dev.cudnntool.target.Journal;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;

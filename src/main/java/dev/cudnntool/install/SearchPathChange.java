@@ -1,11 +1,12 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.FileOps;
 import dev.cudnntool.BoundedFiles;
-import dev.cudnntool.install.state.IoFailure;
-import dev.cudnntool.install.state.JournalRunner;
-import dev.cudnntool.install.state.StateFolder;
-import dev.cudnntool.install.state.StatePaths;
-import dev.cudnntool.install.state.StateReader;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.StateFolder;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.StateReader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -14,7 +15,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.searchpath.LdSoConfPathStore;
-import dev.cudnntool.install.state.History;
+import dev.cudnntool.target.History;
 import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.io.IOException;

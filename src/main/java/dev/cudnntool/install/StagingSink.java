@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.FileOps;
 import dev.cudnntool.archive.ArchiveItem;
 import dev.cudnntool.archive.EntryRole;
 import dev.cudnntool.archive.EntrySafety;

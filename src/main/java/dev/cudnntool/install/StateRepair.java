@@ -1,14 +1,15 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.StateReader;
-import dev.cudnntool.install.state.Journal;
-import dev.cudnntool.install.state.JournalRunner;
-import dev.cudnntool.install.state.StatePaths;
-import dev.cudnntool.install.state.DamagedState;
-import dev.cudnntool.install.state.Leftovers;
-import dev.cudnntool.install.state.ToolFolderLinks;
-import dev.cudnntool.install.state.IoFailure;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.StateReader;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.target.Leftovers;
+import dev.cudnntool.target.ToolFolderLinks;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;

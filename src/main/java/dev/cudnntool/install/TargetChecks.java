@@ -1,10 +1,11 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.IoFailure;
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.Journal;
-import dev.cudnntool.install.state.StateReader;
-import dev.cudnntool.install.state.TargetLock;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.StateReader;
+import dev.cudnntool.target.TargetLock;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.name.ArchiveName;

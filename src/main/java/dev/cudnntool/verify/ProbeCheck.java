@@ -12,7 +12,7 @@ import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;

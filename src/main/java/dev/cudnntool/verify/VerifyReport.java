@@ -5,7 +5,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.probe.ProbeResult;
 import java.util.List;
 

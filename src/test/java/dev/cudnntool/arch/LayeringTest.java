@@ -1,8 +1,5 @@
 package dev.cudnntool.arch;
 
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -13,7 +10,6 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
-import dev.cudnntool.install.FileOps;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * the core types in dev.cudnntool. A lower package never uses an upper one; install and probe
  * sit side by side. Inside a capability the port or engine sits at the package root and its parts in
  * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
- * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers;
- * install.state only the install root's FileOps port. The core types use nothing of the tool.
+ * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers.
+ * The target (its layout, state, journal and file port) sits below both install and verify. The core types use nothing of the tool.
  */
 class LayeringTest {
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -30,6 +26,7 @@ class LayeringTest {
             .layer("verify").definedBy("dev.cudnntool.verify..")
             .layer("install").definedBy("dev.cudnntool.install..")
             .layer("probe").definedBy("dev.cudnntool.probe..")
+            .layer("target").definedBy("dev.cudnntool.target..")
             .layer("host").definedBy("dev.cudnntool.host..")
             .layer("archive").definedBy("dev.cudnntool.archive..")
             .layer("core").definedBy("dev.cudnntool")
@@ -37,8 +34,9 @@ class LayeringTest {
             .whereLayer("verify").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "verify", "probe")
             .whereLayer("probe").mayOnlyBeAccessedByLayers("cli", "verify", "install")
-            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe")
-            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "host")
+            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "verify", "install")
+            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target")
+            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target", "host")
             .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(
@@ -58,8 +56,6 @@ class LayeringTest {
                     .should().dependOnClassesThat().resideInAPackage("dev.cudnntool.host.loader.."))
             .and(noClasses().that().resideInAPackage("dev.cudnntool.host.searchpath..").should().dependOnClassesThat()
                     .resideInAPackage("dev.cudnntool.host.loader.."))
-            .and(noClasses().that().resideInAPackage("dev.cudnntool.install.state..").should().dependOnClassesThat(
-                    resideInAPackage("dev.cudnntool.install").and(not(equivalentTo(FileOps.class)))))
             .because("a capability's parts sit below its root and never reach back up (docs/design.md, Code map)");
 
     static JavaClasses main() {

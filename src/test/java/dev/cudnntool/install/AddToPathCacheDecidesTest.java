@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

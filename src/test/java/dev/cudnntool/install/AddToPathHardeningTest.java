@@ -1,5 +1,7 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,9 +20,9 @@ import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStore.Raw;
 import dev.cudnntool.host.searchpath.SearchPathStore.Scope;
-import dev.cudnntool.install.state.History;
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.target.History;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.JournalRunner;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;

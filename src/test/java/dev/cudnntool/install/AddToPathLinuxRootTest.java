@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,7 +39,7 @@ class AddToPathLinuxRootTest {
         Path lib = Files.createDirectories(dir.resolve("cudnn").resolve("lib"));
         Path history = Files.createDirectories(dir.resolve("history"));
         try {
-            Finding added = new SearchPathChange(host, new dev.cudnntool.install.NioFileOps(), store, SearchPathStore.Scope.USER).apply(history, id, lib);
+            Finding added = new SearchPathChange(host, new dev.cudnntool.target.NioFileOps(), store, SearchPathStore.Scope.USER).apply(history, id, lib);
             assertEquals(lib + "\n", Files.readString(conf));
             assertTrue(added.message().contains("ldconfig was run") && !added.message().contains("failed"), added.message());
             assertTrue(Files.isRegularFile(history.resolve(SearchPathChange.FILE)), "recorded");

@@ -1,7 +1,9 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.JournalRunner;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.JournalRunner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

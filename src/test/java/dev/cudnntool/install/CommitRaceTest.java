@@ -1,12 +1,13 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.archive.ReadProgress;
-import dev.cudnntool.install.state.FaultHook;
+import dev.cudnntool.target.FaultHook;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestPorts;

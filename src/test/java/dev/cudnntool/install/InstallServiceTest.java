@@ -1,9 +1,10 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallRecord;
-import dev.cudnntool.install.state.InstallTarget;
-import dev.cudnntool.install.state.StatePaths;
-import dev.cudnntool.install.state.TargetLock;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,6 +1,7 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +18,7 @@ import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
-import dev.cudnntool.install.state.FaultHook;
+import dev.cudnntool.target.FaultHook;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;

@@ -1,6 +1,6 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.StateReaderTest;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.StateReaderTest;
+import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

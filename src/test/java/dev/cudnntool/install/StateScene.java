@@ -1,8 +1,8 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.DamagedState;
-import dev.cudnntool.install.state.History;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.target.History;
+import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

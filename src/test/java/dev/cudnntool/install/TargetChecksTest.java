@@ -1,7 +1,8 @@
 package dev.cudnntool.install;
 
-import dev.cudnntool.install.state.StateReaderTest;
-import dev.cudnntool.install.state.TargetLock;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.StateReaderTest;
+import dev.cudnntool.target.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

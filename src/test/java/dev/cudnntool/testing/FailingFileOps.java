@@ -1,7 +1,7 @@
 package dev.cudnntool.testing;
 
-import dev.cudnntool.install.FileOps;
-import dev.cudnntool.install.NioFileOps;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.NioFileOps;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
@@ -124,7 +124,7 @@ public final class FailingFileOps implements FileOps {
     }
 
     @Override
-    public dev.cudnntool.install.state.TreeRemoval.SameFileSystem sameFileSystem() {
+    public dev.cudnntool.target.TreeRemoval.SameFileSystem sameFileSystem() {
         return real.sameFileSystem();
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cudnntool.install.state.StateFolder;
+import dev.cudnntool.target.StateFolder;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.Machine;

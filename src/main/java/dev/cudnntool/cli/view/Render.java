@@ -53,7 +53,7 @@ public final class Render {
                 + d.gpus().size() + " GPU(s))" : "none found"));
         out.println("toolkit   " + (r.toolkit() == null ? (r.target() == null ? "none found" : "-")
                 : r.toolkit().root() + " (CUDA " + r.toolkit().version() + ", by " + r.toolkit().foundBy() + ")"));
-        if (r.target() != null && r.target().kind() == dev.cudnntool.install.state.InstallTarget.Kind.PREFIX) {
+        if (r.target() != null && r.target().kind() == dev.cudnntool.target.InstallTarget.Kind.PREFIX) {
             out.println("prefix    " + r.target().root());
         }
         long elsewhere = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET).count();

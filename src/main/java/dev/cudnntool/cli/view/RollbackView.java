@@ -9,7 +9,7 @@ import dev.cudnntool.Text;
 import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
-import dev.cudnntool.install.state.InstallTarget;
+import dev.cudnntool.target.InstallTarget;
 import java.util.List;
 
 /**

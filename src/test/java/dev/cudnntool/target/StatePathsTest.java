@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.StateScene;

@@ -1,9 +1,8 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.install.FileOps;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystem;

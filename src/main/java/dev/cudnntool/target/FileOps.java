@@ -1,6 +1,5 @@
-package dev.cudnntool.install;
+package dev.cudnntool.target;
 
-import dev.cudnntool.install.state.TreeRemoval;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
-import dev.cudnntool.install.FileOps;
 import dev.cudnntool.install.InstallOutcome;
-import dev.cudnntool.install.NioFileOps;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;

@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import java.io.IOException;
 import java.nio.file.Files;

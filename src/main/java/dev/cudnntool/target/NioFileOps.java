@@ -1,4 +1,4 @@
-package dev.cudnntool.install;
+package dev.cudnntool.target;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,5 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
-import dev.cudnntool.install.FileOps;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

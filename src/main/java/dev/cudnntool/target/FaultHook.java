@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 /**
  * A port through which tests widen race windows: called after each step a journal carries out

@@ -1,7 +1,6 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import dev.cudnntool.BoundedFiles;
-import dev.cudnntool.install.FileOps;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;

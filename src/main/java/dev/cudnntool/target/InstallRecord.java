@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.cudnntool.install;
+package dev.cudnntool.target;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,7 +1,6 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import dev.cudnntool.archive.EntrySafety;
-import dev.cudnntool.install.FileOps;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

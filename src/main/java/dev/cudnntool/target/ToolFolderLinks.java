@@ -1,4 +1,4 @@
-package dev.cudnntool.install.state;
+package dev.cudnntool.target;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
