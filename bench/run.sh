@@ -21,14 +21,14 @@ ZIP=$CACHE/cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip
 TXZ=$CACHE/$NAME.tar.xz            # xz -T2: many blocks
 TXZ1=$CACHE/single/$NAME.tar.xz    # xz -T1: one block, the same tar
 HUGE=$CACHE/huge/cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip
-for tool in unzip xz tar cp /usr/bin/time java mvn python3; do
+for tool in unzip xz tar cp /usr/bin/time java python3; do
   command -v "$tool" >/dev/null || { echo "bench: needs $tool" >&2; exit 2; }
 done
 
-mvn -q -B -Preal-cudnn -DskipTests package test-compile generate-test-resources
+./mvnw -q -B -Preal-cudnn -DskipTests package test-compile generate-test-resources
 V=$(sed -n 's:.*<bytedeco.cudnn8.version>\(.*\)</bytedeco.cudnn8.version>.*:\1:p' pom.xml)
 WINJAR=${MAVEN_REPO:-$HOME/.m2/repository}/org/bytedeco/cuda/$V/cuda-$V-windows-x86_64-redist.jar
-[ -f "$WINJAR" ] || mvn -q -B dependency:get -Dartifact="org.bytedeco:cuda:$V:jar:windows-x86_64-redist"
+[ -f "$WINJAR" ] || ./mvnw -q -B dependency:get -Dartifact="org.bytedeco:cuda:$V:jar:windows-x86_64-redist"
 [ -f "$WINJAR" ] || { echo "bench: $WINJAR is missing (NVIDIA's Windows DLLs)" >&2; exit 2; }
 GEN="java -cp target/test-classes:target/cudnn-tool.jar dev.cudnntool.bench.BenchArchives $CACHE"
 mkdir -p "$CACHE/single"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-15}
 image=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz 2>/dev/null | head -1 || true)
 if [ -z "$image" ]; then
-  mvn -B -q -Pdist package -DskipTests
+  ./mvnw -B -q -Pdist package -DskipTests
   image=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz | head -1)
 fi
 work=$(mktemp -d)

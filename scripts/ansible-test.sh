@@ -2,7 +2,7 @@
 # The Ansible module and role against a real ansible-core, on localhost with connection: local:
 # a fake CUDA toolkit in a temp folder, a fixture archive (NVIDIA's name and layout, not NVIDIA's bytes,
 # so its own sha256 is passed), no GPU or driver (force, no_probe). Needs target/cudnn-tool.jar and
-# target/test-classes from `mvn -B verify`. Skips (exit 0, with the reason) when Ansible cannot be had.
+# target/test-classes from `./mvnw -B verify`. Skips (exit 0, with the reason) when Ansible cannot be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -28,7 +28,7 @@ if ! command -v ansible-playbook >/dev/null 2>&1; then
   fi
 fi
 if [ ! -f target/cudnn-tool.jar ] || [ ! -d target/test-classes ]; then
-  echo "ansible-test: error: target/cudnn-tool.jar or target/test-classes is missing; fix: run mvn -B verify first" >&2
+  echo "ansible-test: error: target/cudnn-tool.jar or target/test-classes is missing; fix: run ./mvnw -B verify first" >&2
   exit 2
 fi
 
@@ -144,7 +144,7 @@ echo "ansible-test: the role (jar mode) installs, and its second run changes not
 # on PATH, no JAVA_HOME, the Java tasks skipped); then idempotent.
 IMAGE=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz 2>/dev/null | head -1 || true)
 if [ -z "$IMAGE" ]; then
-  mvn -B -q -Pdist package -DskipTests
+  ./mvnw -B -q -Pdist package -DskipTests
   IMAGE=$(ls target/dist/cudnn-tool-*-linux-x86_64.tar.gz | head -1)
 fi
 VERSION=$(basename "$IMAGE" | sed 's/^cudnn-tool-\(.*\)-linux-x86_64.tar.gz$/\1/')

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI (#21 item 5): the self-contained image runs where no Java is installed. Builds it
-# (mvn -Pdist package), unpacks it into a temp folder whose name holds a space, and runs its
+# (./mvnw -Pdist package), unpacks it into a temp folder whose name holds a space, and runs its
 # launchers with an environment holding only PATH, a PATH on which no java can be found: no JAVA,
 # no JAVA_HOME. Proves --version, verify --json and an install of a small archive into --prefix;
 # prints the image's size and start-up time (informational).
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # DIST_TEST_REUSE=1 tests the image already in target/dist (when only this script changed).
-[ "${DIST_TEST_REUSE:-}" = 1 ] || mvn -B -q -Pdist package -DskipTests
+[ "${DIST_TEST_REUSE:-}" = 1 ] || ./mvnw -B -q -Pdist package -DskipTests
 version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
 tarball="target/dist/cudnn-tool-$version-linux-x86_64.tar.gz"
 [ -f "$tarball" ] || { echo "dist-test: $tarball was not built" >&2; exit 1; }

@@ -4,7 +4,7 @@
 # jar, README and LICENSE, packed as target/dist/cudnn-tool-<version>-linux-<arch>.tar.gz on Linux, or
 # as target/dist/cudnn-tool-<version>-windows-x86_64.zip under Git Bash on Windows (the release
 # workflow's native Windows runner; a jlink'd runtime is built for the OS it runs on).
-# Called by `mvn -B -Pdist package` (the pom's dist profile) after the shaded jar is made:
+# Called by `./mvnw -B -Pdist package` (the pom's dist profile) after the shaded jar is made:
 #   scripts/dist.sh <version> <jdk-home> <build-dir> <output-timestamp>
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,7 @@ if [ "$os" = windows ] && command -v cygpath > /dev/null; then
   jdk=$(cygpath -u "$jdk") build=$(cygpath -u "$build")
 fi
 jar="$build/cudnn-tool.jar"
-[ -f "$jar" ] || { echo "dist: error: $jar is missing; fix: run it through mvn -B -Pdist package" >&2; exit 2; }
+[ -f "$jar" ] || { echo "dist: error: $jar is missing; fix: run it through ./mvnw -B -Pdist package" >&2; exit 2; }
 for tool in jdeps jlink; do
   [ -x "$jdk/bin/$tool$exe" ] || { echo "dist: error: $jdk/bin/$tool is missing; fix: build with a full JDK 17 (not a JRE)" >&2; exit 2; }
 done

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Lays real cuDNN 9.5.1 (unpacked by `mvn -Preal-cudnn generate-test-resources` into
+# Lays real cuDNN 9.5.1 (unpacked by `./mvnw -Preal-cudnn generate-test-resources` into
 # target/real-cudnn/linux-9) into a stand-alone prefix as an install would: real-named files,
 # soname and development links, the headers cudnn-verify checks. Usage: real-cudnn-prefix.sh DIR
 set -euo pipefail
 src=${REAL_CUDNN_DIR:-target/real-cudnn/linux-9}
 dst=$1
-[ -f "$src/libcudnn.so.9" ] || { echo "real-cudnn-prefix: $src has no libcudnn.so.9; run mvn -Preal-cudnn generate-test-resources" >&2; exit 2; }
+[ -f "$src/libcudnn.so.9" ] || { echo "real-cudnn-prefix: $src has no libcudnn.so.9; run ./mvnw -Preal-cudnn generate-test-resources" >&2; exit 2; }
 rm -rf "$dst"; mkdir -p "$dst/lib" "$dst/include"
 for f in "$src"/libcudnn*.so.9; do
   b=$(basename "$f" .so.9)

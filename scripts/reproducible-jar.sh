@@ -15,7 +15,7 @@ for n in 1 2; do
   done
   # A different clock time for each build: only outputTimestamp may decide the entries' times.
   [ "$n" = 2 ] && sleep 2
-  (cd "$work/$n" && mvn -B -q ${MAVEN_OFFLINE:+-o} package -DskipTests -P '!cds' > build.log 2>&1) \
+  (cd "$work/$n" && ./mvnw -B -q ${MAVEN_OFFLINE:+-o} package -DskipTests -P '!cds' > build.log 2>&1) \
     || { cat "$work/$n/build.log"; exit 2; }
 done
 a=$(sha256sum "$work/1/target/cudnn-tool.jar" | cut -d' ' -f1)

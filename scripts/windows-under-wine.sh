@@ -32,7 +32,7 @@ if ! command -v wine >/dev/null 2>&1; then
 fi
 command -v npm >/dev/null 2>&1 || skip "npm is needed to fetch the Windows Java runtime"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to build the zip and read the JSON"
-[ -f target/cudnn-tool.jar ] || mvn -q -B package -DskipTests
+[ -f target/cudnn-tool.jar ] || ./mvnw -q -B package -DskipTests
 
 cache=${CUDNN_TOOL_CACHE:-$HOME/.cache/cudnn-tool}
 mkdir -p "$cache"
@@ -55,7 +55,7 @@ fi
 m2=${MAVEN_REPO:-$HOME/.m2/repository}
 gav=org.bytedeco:cuda:12.3-8.9-1.5.10:jar:windows-x86_64-redist
 jar=$m2/org/bytedeco/cuda/12.3-8.9-1.5.10/cuda-12.3-8.9-1.5.10-windows-x86_64-redist.jar
-[ -f "$jar" ] || mvn -q -B dependency:get -Dartifact=$gav -Dtransitive=false
+[ -f "$jar" ] || ./mvnw -q -B dependency:get -Dartifact=$gav -Dtransitive=false
 dlls=$cache/cudnn-windows-8.9.7
 archive_name=cudnn-windows-x86_64-8.9.7.29_cuda12-archive
 archive=$cache/$archive_name.zip
