@@ -5,6 +5,7 @@ package dev.cudnntool;
  * code. Rendered as one line ("error: message. Fix: fix"); its stack trace only with --verbose.
  */
 public class ToolException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     private final ExitCode exitCode;
     private final String fix;
 

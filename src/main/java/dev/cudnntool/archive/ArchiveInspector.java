@@ -186,6 +186,7 @@ public final class ArchiveInspector {
 
     /** An I/O failure of the sink (disk full, permission), not of the archive. */
     public static final class SinkFailure extends java.io.UncheckedIOException {
+        private static final long serialVersionUID = 1L;
     public SinkFailure(IOException cause) {
             super(String.valueOf(cause.getMessage()), cause);
         }

@@ -57,6 +57,7 @@ abstract class EntryMeter extends FilterInputStream {
 
     /** Marks an I/O failure of reading the archive, as opposed to one of the sink writing it out. */
     static final class ArchiveDamaged extends IOException {
+        private static final long serialVersionUID = 1L;
         ArchiveDamaged(IOException cause) {
             super(cause.getMessage(), cause);
         }

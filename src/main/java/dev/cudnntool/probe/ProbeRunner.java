@@ -76,11 +76,6 @@ public final class ProbeRunner {
     }
 
     /**
-     * @param library the main library by absolute path
-     * @param bareName the name programs load it by (libcudnn.so.9, cudnn64_9.dll)
-     * @param subLibraries each sub-library by absolute path
-     */
-    /**
      * Starts the child now, so its JVM and JNA start-up overlap the caller's own; the next
      * {@link #probe} hands it the arguments. {@link #close} ends it if it was not needed.
      */
@@ -100,6 +95,11 @@ public final class ProbeRunner {
         }
     }
 
+    /**
+     * @param library the main library by absolute path
+     * @param bareName the name programs load it by (libcudnn.so.9, cudnn64_9.dll)
+     * @param subLibraries each sub-library by absolute path
+     */
     public ProbeResult probe(Path library, String bareName, List<Path> subLibraries) {
         List<String> args = new ArrayList<>();
         args.add("--library");

@@ -10,6 +10,7 @@ import java.nio.file.Path;
  * naming the file, and a way out that works: {@code cudnn-rollback --repair} sets it aside.
  */
 public final class DamagedState extends ToolException {
+    private static final long serialVersionUID = 1L;
     private final transient Path file;
 
     public DamagedState(Path file, String why, String repairCommand) {

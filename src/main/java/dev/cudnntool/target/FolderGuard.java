@@ -121,6 +121,7 @@ public final class FolderGuard {
 
     /** A step stopped because a folder on its way changed while the tool ran. */
     public static final class FolderChanged extends IOException {
+        private static final long serialVersionUID = 1L;
         private final transient Path folder;
 
         FolderChanged(Path folder, String how) {

@@ -123,9 +123,7 @@ public final class NioFileOps implements FileOps {
 
     @Override
     public void checkNotInUse(Path file) throws IOException {
-        try (FileChannel ignored = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            // opened and closed: nobody holds it exclusively
-        }
+        FileChannel.open(file, StandardOpenOption.WRITE).close(); // opened and closed: nobody holds it exclusively
     }
 
     @Override

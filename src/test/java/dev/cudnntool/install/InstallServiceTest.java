@@ -474,6 +474,7 @@ class InstallServiceTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the lock is the point: held, unreferenced, for the block's duration
     void aSecondRunIsTurnedAwayWhileTheFirstHoldsTheLock(@TempDir Path machine) throws Exception {
         // Real file locks need the real file system (jimfs grants every lock). Within one JVM a
         // second lock on the same file overlaps and is refused, as another process's would be.

@@ -51,6 +51,7 @@ class TargetChecksTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the lock is the point: held, unreferenced, for the block's duration
     void anInstallThatLosesTheRaceIsToldLockedNeverSentToRollback() throws Exception {
         // Real file locks need the real file system; a Windows layout has no symlinks, so this runs anywhere.
         Path tk = TestHosts.toolkit(dir.resolve("cuda-12.2"), "12.2.20230823");

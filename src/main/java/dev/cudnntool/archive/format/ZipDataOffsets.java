@@ -68,6 +68,7 @@ public final class ZipDataOffsets {
 
     /** Damage found at one entry, which it names. */
     public static final class Damaged extends ZipException {
+        private static final long serialVersionUID = 1L;
         private final String entry;
 
         Damaged(String entry, String why) {

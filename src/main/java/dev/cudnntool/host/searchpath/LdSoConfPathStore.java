@@ -60,6 +60,7 @@ public class LdSoConfPathStore implements SearchPathStore {
 
     /** Something other than a regular file where the conf file goes (a link, a folder, a FIFO): never read, written through or replaced. */
     public static final class NotAFile extends IOException {
+        private static final long serialVersionUID = 1L;
         public NotAFile(Path file) {
             super(file + " is not a regular file (a link or something else was put there); it was left as it is");
         }

@@ -216,9 +216,7 @@ class OwnersHostilePropertyTest {
         } finally {
             for (Path f : new Path[] {fifos[1], info.resolve("METADATA")}) {
                 if (Files.exists(f) && !Files.isRegularFile(f)) {
-                    try (RandomAccessFile ignored = new RandomAccessFile(f.toFile(), "rw")) {
-                        // releases any reader blocked on it
-                    }
+                    new RandomAccessFile(f.toFile(), "rw").close(); // releases any reader blocked on it
                 }
             }
         }
