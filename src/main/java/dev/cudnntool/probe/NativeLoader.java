@@ -120,8 +120,6 @@ interface NativeLoader {
 
     final class Windows implements NativeLoader {
         static final int LOAD_WITH_ALTERED_SEARCH_PATH = 0x8;
-        static final int FROM_ADDRESS = 0x4;
-        static final int UNCHANGED_REFCOUNT = 0x2;
 
         public interface Kernel32 extends Library {
             Pointer LoadLibraryExW(WString name, Pointer reserved, int flags);

@@ -99,17 +99,6 @@ public final class ElfFile {
         }
     }
 
-    /** True when the file starts with the ELF magic. */
-    public static boolean isElf(Path file) {
-        try (SeekableByteChannel ch = BoundedFiles.open(file)) {
-            ByteBuffer b = ByteBuffer.allocate(4);
-            ch.read(b);
-            return b.position() == 4 && b.get(0) == 0x7f && b.get(1) == 'E' && b.get(2) == 'L' && b.get(3) == 'F';
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-    }
-
     /**
      * Why the loader cannot map this file, or empty when its ELF header, program header table,
      * loadable segments and section header table all fit inside it.

@@ -66,11 +66,6 @@ public final class LoaderPath {
     private LoaderPath() {
     }
 
-    /** The folders in the loader's order (for a program without RPATH/RUNPATH), each once. */
-    public static List<Path> searchOrder(Host host) {
-        return places(host, LdSoCache.of(host)).stream().map(Place::dir).toList();
-    }
-
     public static List<Place> places(Host host, LdSoCache cache) {
         List<Place> out = new ArrayList<>();
         if (host.windows()) {
