@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,11 +27,11 @@ import org.junit.jupiter.api.TestFactory;
  * words) given to every option of every command that takes a value, with and without --json.
  * Every run ends with a documented exit code other than 70, at most one line on standard error
  * holding no raw control character and no stack trace, and with --json exactly one JSON document
- * on standard output whose exitCode is the process's. Replay one case with -Dcudnn.pbt.seed=N.
+ * on standard output whose exitCode is the process's. Replay a run with -Dcudnn.seed=N (dev.cudnntool.testing.Seeds).
  */
 class HostileArgumentsPropertyTest {
-    private static final long SEED = Long.getLong("cudnn.pbt.seed", 18L);
-    private static final int TRIES = Integer.getInteger("cudnn.pbt.tries", 80);
+    private static final long SEED = Seeds.seed(18L);
+    private static final int TRIES = Seeds.tries(80, 2000);
 
     /** Each command with the options that take a value; "" is the command's positional argument. */
     private static final List<String[]> SLOTS = List.of(
@@ -63,7 +64,8 @@ class HostileArgumentsPropertyTest {
         Set<Integer> documented = Arrays.stream(ExitCode.values()).map(ExitCode::code).collect(Collectors.toSet());
         List<DynamicTest> cases = new ArrayList<>();
         for (int i = 0; i < TRIES; i++) {
-            long seed = SEED * 1_000_003L + i;
+            final int at = i;
+            long seed = Seeds.caseSeed(SEED, i);
             Random r = new Random(seed);
             String[] slot = SLOTS.get(r.nextInt(SLOTS.size()));
             String word = hostileWord(r);
@@ -77,7 +79,8 @@ class HostileArgumentsPropertyTest {
                 args.add("--json");
             }
             String shown = args.stream().map(dev.cudnntool.Text::printable).collect(Collectors.joining(" "));
-            cases.add(DynamicTest.dynamicTest("seed " + seed + ": " + (shown.length() > 80 ? shown.substring(0, 80) + "…" : shown), () -> {
+            cases.add(DynamicTest.dynamicTest("seed " + seed + ": " + (shown.length() > 80 ? shown.substring(0, 80) + "…" : shown),
+                    Seeds.replayable("HostileArgumentsPropertyTest", SEED, at, () -> {
                 Cli.Run run = assertTimeoutPreemptively(Duration.ofSeconds(30),
                         () -> Cli.run(ArgumentHardeningTest.linux(), args.toArray(String[]::new)));
                 assertTrue(documented.contains(run.exit()), "undocumented exit " + run.exit());
@@ -96,7 +99,7 @@ class HostileArgumentsPropertyTest {
                                 || summary != null && !summary.asText().isEmpty(), "says why: " + run.out());
                     }
                 }
-            }));
+            })));
         }
         return cases.stream();
     }

@@ -16,6 +16,7 @@ import dev.cudnntool.testing.ArchiveFixture.Entry;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
+import dev.cudnntool.testing.Seeds;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -43,13 +44,13 @@ import org.junit.jupiter.api.TestFactory;
  * cuDNN's files were added, with the tool's modes, and every link lands beside its file.
  *
  * <p>A fixed seed in CI (reproducible: each case names its seed and mutations). A longer run:
- * {@code mvn -B -o test -Dtest=HostileArchivePropertyTest -Dcudnn.pbt.tries=2000 -Dcudnn.pbt.seed=7}.
+ * {@code ./mvnw -B test -Dtest=HostileArchivePropertyTest -Dcudnn.tries=2000 -Dcudnn.seed=7}.
  *
  * <p>Plain seeded generation on JUnit Jupiter rather than jqwik: see the README's Dependencies section.
  */
 class HostileArchivePropertyTest {
-    static final long SEED = Long.getLong("cudnn.pbt.seed", 20261130L);
-    static final int TRIES = Integer.getInteger("cudnn.pbt.tries", 60);
+    static final long SEED = Seeds.seed(20261130L);
+    static final int TRIES = Seeds.tries(60, 2000);
     static final Set<Integer> DOCUMENTED = Set.of(0, 2, 3, 4, 5, 6, 7, 8);
     /** The test's own oracle of cuDNN's file names (facts §4a), independent of the code under test. */
     static final java.util.regex.Pattern CUDNN_FILE = java.util.regex.Pattern.compile(
@@ -59,9 +60,10 @@ class HostileArchivePropertyTest {
     @TestFactory
     Stream<DynamicTest> hostileArchivesNeverActOutsideTheTargetAndLeaveItExactWhenRefused() {
         return IntStream.range(0, TRIES).mapToObj(i -> {
-            long seed = SEED * 1_000_003L + i;
+            long seed = Seeds.caseSeed(SEED, i);
             Case c = Case.generate(new Random(seed));
-            return DynamicTest.dynamicTest("seed " + SEED + " try " + i + ": " + c, () -> c.run());
+            return DynamicTest.dynamicTest("seed " + SEED + " try " + i + ": " + c,
+                    Seeds.replayable("HostileArchivePropertyTest", SEED, i, () -> c.run()));
         });
     }
 

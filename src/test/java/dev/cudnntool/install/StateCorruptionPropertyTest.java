@@ -19,6 +19,7 @@ import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
+import dev.cudnntool.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.TestFactory;
  * rollback --force/--id, rollback --repair followed by rollback, or install (real or dry run).
  * Invariants: the exit code is documented and never 70; nothing outside the target changes (a
  * sentinel folder beside it); the target is byte-identical whenever the exit is not 0. A fixed
- * seed ({@code -Dcudnn.state.seed}, {@code -Dcudnn.state.tries}); {@code -Dcudnn.longProperties=true}
+ * seed ({@code -Dcudnn.seed}, {@code -Dcudnn.tries}: {@link dev.cudnntool.testing.Seeds}); {@code -Dcudnn.longProperties=true}
  * runs 3,000 tries with a random seed. Each case names its seed, so a failure replays exactly.
  *
  * <p>Plain seeded generation on JUnit Jupiter, like {@link HostileArchivePropertyTest}, rather than
@@ -89,12 +90,11 @@ class StateCorruptionPropertyTest {
 
     @TestFactory
     Stream<DynamicTest> corruptStateNeverLeadsOutsideTheTargetNorToExit70() {
-        boolean longRun = Boolean.getBoolean("cudnn.longProperties");
-        long seed = Long.getLong("cudnn.state.seed", longRun ? new Random().nextLong() : 20261130L);
-        int tries = Integer.getInteger("cudnn.state.tries", longRun ? 3000 : 200);
-        int maxCorruptions = longRun ? 5 : 3;
+        long seed = Seeds.seed(20261130L);
+        int tries = Seeds.tries(200, 3000);
+        int maxCorruptions = Seeds.longRun() ? 5 : 3;
         return java.util.stream.IntStream.range(0, tries).mapToObj(i -> {
-            Random r = new Random(seed * 1_000_003L + i);
+            Random r = new Random(Seeds.caseSeed(seed, i));
             List<Integer> corruptions = new ArrayList<>();
             int n = 1 + r.nextInt(maxCorruptions);
             for (int k = 0; k < n; k++) {
@@ -102,7 +102,7 @@ class StateCorruptionPropertyTest {
             }
             int action = r.nextInt(6);
             return DynamicTest.dynamicTest("seed " + seed + " try " + i + ": corruptions " + corruptions + ", action " + action,
-                    () -> check(corruptions, action));
+                    Seeds.replayable("StateCorruptionPropertyTest", seed, i, () -> check(corruptions, action)));
         });
     }
 

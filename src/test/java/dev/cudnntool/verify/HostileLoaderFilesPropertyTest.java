@@ -16,6 +16,7 @@ import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.Seeds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Issue 18 C: hostile ELF and PE libraries, ld.so.cache and ld.so.conf files, generated from a
- * seed ({@code -Dcudnn.loader.seed}, {@code -Dcudnn.loader.tries}; {@code -Dcudnn.longProperties=true}
+ * seed ({@code -Dcudnn.seed}, {@code -Dcudnn.tries}: {@link dev.cudnntool.testing.Seeds}; {@code -Dcudnn.longProperties=true}
  * runs 2,000 tries with a random seed). Fields that hold offsets, sizes and counts get the values
  * that wrap or point past the end; conf files get include loops, fan-out, bad patterns and
  * devices. Invariants: the readers fail only with IOException; verify returns a report (never
@@ -54,11 +55,10 @@ class HostileLoaderFilesPropertyTest {
 
     @TestFactory
     Stream<DynamicTest> hostileLoaderFilesNeverCrashHangOrExhaustMemory() {
-        boolean longRun = Boolean.getBoolean("cudnn.longProperties");
-        long seed = Long.getLong("cudnn.loader.seed", longRun ? new Random().nextLong() : 20261201L);
-        int tries = Integer.getInteger("cudnn.loader.tries", longRun ? 2000 : 150);
+        long seed = Seeds.seed(20261201L);
+        int tries = Seeds.tries(150, 2000);
         return IntStream.range(0, tries).mapToObj(i -> {
-            long s = seed * 1_000_003L + i;
+            long s = Seeds.caseSeed(seed, i);
             int kind = new Random(s).nextInt(4);
             String name = switch (kind) {
                 case 0 -> "ELF library";
@@ -66,8 +66,8 @@ class HostileLoaderFilesPropertyTest {
                 case 2 -> "ld.so.cache";
                 default -> "ld.so.conf";
             };
-            return DynamicTest.dynamicTest("seed " + seed + " try " + i + ": " + name,
-                    () -> assertTimeoutPreemptively(HANG, () -> check(kind, new Random(s + 1))));
+            return DynamicTest.dynamicTest("seed " + seed + " try " + i + ": " + name, Seeds.replayable("HostileLoaderFilesPropertyTest",
+                    seed, i, () -> assertTimeoutPreemptively(HANG, () -> check(kind, new Random(s + 1)))));
         });
     }
 
