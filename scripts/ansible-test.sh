@@ -2,10 +2,20 @@
 # The Ansible module and role against a real ansible-core, on localhost with connection: local:
 # a fake CUDA toolkit in a temp folder, a fixture archive (NVIDIA's name and layout, not NVIDIA's bytes,
 # so its own sha256 is passed), no GPU or driver (force, no_probe). Needs target/cudnn-tool.jar and
-# target/test-classes from `./mvnw -B verify`. Skips (exit 0, with the reason) when Ansible cannot be had.
+# target/test-classes from `./mvnw -B verify`. Skips (exit 0, with the reason) when Ansible cannot be had;
+# with CI_STRICT=1 (set by .ci/run) a missing tool fails the run instead (exit 1, with the reason).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# A tool this test needs is missing: a skip, said so, or under CI_STRICT=1 a failure.
+missing() {
+  if [ "${CI_STRICT:-}" = 1 ]; then
+    echo "ansible-test: FAILED (CI_STRICT=1): $*" >&2
+    exit 1
+  fi
+  echo "ansible-test: skipped: $*"
+  exit 0
+}
 
 # The module's own logic (state=absent matches the archive's bytes, never its version), with a stand-in
 # for Ansible: runs wherever python3 does, before anything needs ansible-core.
@@ -19,12 +29,10 @@ if ! command -v ansible-playbook >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     if ! { apt-get install -y -q ansible-core >/dev/null 2>&1 \
            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q ansible-core >/dev/null 2>&1; }; }; then
-      echo "ansible-test: skipped: apt-get could not install ansible-core (no package source reachable?)"
-      exit 0
+      missing "apt-get could not install ansible-core (no package source reachable?)"
     fi
   else
-    echo "ansible-test: skipped: ansible-playbook is not installed and cannot be (needs root and apt-get)"
-    exit 0
+    missing "ansible-playbook is not installed and cannot be (needs root and apt-get)"
   fi
 fi
 if [ ! -f target/cudnn-tool.jar ] || [ ! -d target/test-classes ]; then

@@ -9,27 +9,35 @@
 # one with parentheses, through JAVA_HOME alone, and through PATH alone with a java.exe and a java.cmd
 # planted in the current folder (never run).
 #
-# Skips (exit 0, with the reason) where it cannot run: no Wine and no apt-get or not root to install
-# it, no npm or python3. Caches under ${CUDNN_TOOL_CACHE:-~/.cache/cudnn-tool}; works in target/wine-ci
+# Skips (exit 0, with the reason) where it cannot run: no Wine, npm or python3 and no apt-get or not
+# root to install them. With CI_STRICT=1 (set by .ci/run) each of those fails the run instead (exit 1,
+# with the reason): CI never passes without having run it. Caches under ${CUDNN_TOOL_CACHE:-~/.cache/cudnn-tool}; works in target/wine-ci
 # and removes it at the end. Usage: scripts/windows-under-wine.sh   (KEEP=1 keeps target/wine-ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 say() { echo "windows-under-wine: $*"; }
-skip() { say "skipped: $*"; exit 0; }
 fail() { say "FAILED: $*" >&2; exit 1; }
+skip() { [ "${CI_STRICT:-}" = 1 ] && fail "(CI_STRICT=1) $*"; say "skipped: $*"; exit 0; }
 start=$(date +%s)
 
 # ---- prerequisites -------------------------------------------------------------------------------
-if ! command -v wine >/dev/null 2>&1; then
-  command -v apt-get >/dev/null 2>&1 || skip "Wine is not installed and there is no apt-get to install it"
-  [ "$(id -u)" = 0 ] || skip "Wine is not installed and installing it needs root (apt-get install -y wine wine64)"
-  say "installing Wine from Debian's packages"
+# Debian's packages for the tools that are missing: Wine, npm (the Windows Java runtime), python3
+# (the zip and the JSON). A fresh machine has no package lists yet: apt-get update, then again.
+pkgs=()
+command -v wine >/dev/null 2>&1 || pkgs+=(wine wine64)
+command -v npm >/dev/null 2>&1 || pkgs+=(npm)
+command -v python3 >/dev/null 2>&1 || pkgs+=(python3)
+if [ ${#pkgs[@]} -gt 0 ]; then
+  command -v apt-get >/dev/null 2>&1 || skip "${pkgs[*]} not installed and there is no apt-get to install them"
+  [ "$(id -u)" = 0 ] || skip "${pkgs[*]} not installed and installing them needs root (apt-get install -y ${pkgs[*]})"
+  say "installing ${pkgs[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q wine wine64 >/dev/null 2>&1 \
-    || { apt-get update -q >/dev/null && apt-get install -y -q wine wine64 >/dev/null; } \
-    || skip "apt-get could not install wine wine64"
+  apt-get install -y -q "${pkgs[@]}" >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && apt-get install -y -q "${pkgs[@]}" >/dev/null; } \
+    || skip "apt-get could not install ${pkgs[*]}"
 fi
+command -v wine >/dev/null 2>&1 || skip "Wine is still missing after apt-get"
 command -v npm >/dev/null 2>&1 || skip "npm is needed to fetch the Windows Java runtime"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to build the zip and read the JSON"
 [ -f target/cudnn-tool.jar ] || ./mvnw -q -B package -DskipTests
