@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * the exit codes, written from {@link ExitCode} by {@link #exitCodes()}, and examples.
  */
 @Command(name = "cudnn", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Installs, verifies and rolls back NVIDIA cuDNN in a CUDA toolkit.")
+        resourceBundle = "dev.cudnntool.cli.Options", description = "Installs, verifies and rolls back NVIDIA cuDNN in a CUDA toolkit.")
 public class CudnnCommand implements Callable<Integer> {
     /**
      * The subcommands, registered by {@link Main}: only the one being run is built (picocli's

@@ -42,14 +42,8 @@ public class FetchCommand implements Callable<Integer> {
     @Option(names = "--list", description = "Only list the files, URLs, sizes and sha256 (without VERSION: the newest per CUDA major).")
     boolean list;
 
-    @Option(names = "--os", paramLabel = "OS", description = "linux or windows (default: this machine's).")
-    String os;
-
-    @Option(names = "--arch", paramLabel = "ARCH", description = "x86_64, sbsa, aarch64 (Jetson), ppc64le or arm64 (default: this machine's).")
-    String arch;
-
-    @Option(names = "--cuda", paramLabel = "VERSION", description = "The CUDA build: 12 or 12.4 (default: the toolkit's major, else the newest).")
-    String cuda;
+    @Mixin
+    PlatformOptions platform;
 
     @Option(names = "--to", paramLabel = "DIR", description = "The folder to download into (default: the current folder).")
     String to;
@@ -71,7 +65,7 @@ public class FetchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), os, arch, cuda);
+        ReleaseFilter filter = platform.filter(ctx.host());
         if (list) {
             return FetchView.list(ctx, output, filter, ctx.services().fetchList(filter, what));
         }

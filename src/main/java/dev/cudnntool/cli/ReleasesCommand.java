@@ -29,15 +29,8 @@ import picocli.CommandLine.Option;
 public class ReleasesCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
-    @Option(names = "--os", paramLabel = "OS", description = "linux, windows or osx (default: this machine's).")
-    String os;
-
-    @Option(names = "--arch", paramLabel = "ARCH", description = "x86_64, sbsa, aarch64 (Jetson), ppc64le or arm64 (default: this machine's).")
-    String arch;
-
-    @Option(names = "--cuda", paramLabel = "VERSION",
-            description = "Only archives for this CUDA version: 12 or 12.4; it decides the toolkit fit instead of the toolkit found.")
-    String cuda;
+    @Mixin
+    PlatformOptions platform;
 
     @Option(names = "--driver", paramLabel = "VERSION",
             description = "Decide the driver fit for this driver (535.104.05, 536.25) instead of this machine's nvidia-smi.")
@@ -64,7 +57,7 @@ public class ReleasesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), os, arch, cuda);
+        ReleaseFilter filter = platform.filter(ctx.host());
         ReleaseFit.Asked asked = new ReleaseFit.Asked(driver == null ? null : ReleaseFilter.driverVersion(driver),
                 gpu == null ? null : GpuCapability.parse(gpu),
                 forFramework == null ? null : filter.pin(ctx.services().frameworkPins(), forFramework));
