@@ -1,12 +1,14 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
-import dev.cudnntool.probe.ProbeResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

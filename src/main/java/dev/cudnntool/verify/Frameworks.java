@@ -1,5 +1,8 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;

@@ -3,6 +3,7 @@ package dev.cudnntool.verify;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.diagnosis.HeaderLookup;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,32 +23,16 @@ final class HeaderFiles {
     private HeaderFiles() {
     }
 
-    /** Where {@code header} may be, in order: include/, include/<multiarch>/ and Debian's _vN names in both. */
     static List<Path> candidates(Host host, Path includeDir, String header, int major) {
-        List<Path> out = new ArrayList<>();
-        String debian = header.endsWith(".h") ? header.substring(0, header.length() - 2) + "_v" + major + ".h" : header;
-        List<Path> dirs = new ArrayList<>(List.of(includeDir));
-        multiarch(host).ifPresent(m -> dirs.add(includeDir.resolve(m)));
-        for (Path d : dirs) {
-            out.add(d.resolve(header));
-            out.add(d.resolve(debian));
-        }
-        return out;
+        return HeaderLookup.candidates(host, includeDir, header, major);
     }
 
-    /** The first candidate that exists (links followed), or empty. */
     static Optional<Path> find(Host host, Path includeDir, String header, int major) {
-        for (Path p : candidates(host, includeDir, header, major)) {
-            if (Files.isRegularFile(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return HeaderLookup.find(host, includeDir, header, major);
     }
 
-    /** A header name that is only a dangling link (or a loop): present as a name, absent as a file. */
     static boolean dangling(Path p) {
-        return Files.isSymbolicLink(p) && !Files.exists(p);
+        return HeaderLookup.dangling(p);
     }
 
     /**
@@ -119,17 +104,5 @@ final class HeaderFiles {
             }
         }
         return out;
-    }
-
-    private static Optional<String> multiarch(Host host) {
-        if (host.windows()) {
-            return Optional.empty();
-        }
-        return switch (host.arch()) {
-            case X86_64 -> Optional.of("x86_64-linux-gnu");
-            case AARCH64, SBSA -> Optional.of("aarch64-linux-gnu");
-            case PPC64LE -> Optional.of("powerpc64le-linux-gnu");
-            default -> Optional.empty();
-        };
     }
 }

@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CopyFinder;
+
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.ProgramLoader;
 import java.nio.file.Files;

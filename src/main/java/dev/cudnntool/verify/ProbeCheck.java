@@ -1,5 +1,8 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.PlatformFiles;
 
 import dev.cudnntool.Finding;
@@ -14,8 +17,7 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.install.PostInstallCheck;
-import dev.cudnntool.probe.ProbeResult;
-import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.diagnosis.Prober;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,7 +118,7 @@ public final class ProbeCheck {
         String said = p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\"";
         if (p.timedOut()) {
             return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process did not answer within "
-                            + ProbeRunner.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
+                            + Prober.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
                     "a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + reinstall);
         }
         String signal = c == null ? null : c.signal();
@@ -171,11 +173,11 @@ public final class ProbeCheck {
      * confirm it answers with the archive's version. Skipped where it cannot run (another OS's
      * archive, a target not on this machine's file system).
      */
-    public static PostInstallCheck forInstall(Host host, ProbeRunner runner) {
+    public static PostInstallCheck forInstall(Host host, Prober runner) {
         return (target, report) -> afterInstall(host, runner, target, report);
     }
 
-    static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
+    static List<Finding> afterInstall(Host host, Prober runner, InstallTarget target, ArchiveReport report) {
         ArchiveName n = report.name();
         if (n.os() != host.os() || !PlatformFiles.openableByName(target.root())) {
             return List.of(Finding.info(FindingId.INSTALL_PROBE_SKIPPED, "the installed library was not loaded: "

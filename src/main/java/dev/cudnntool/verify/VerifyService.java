@@ -1,5 +1,13 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.WindowsInstallerLayout;
+
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.CudnnScan;
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
@@ -21,8 +29,7 @@ import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.Journal;
 import dev.cudnntool.target.JournalRunner;
-import dev.cudnntool.probe.ProbeResult;
-import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.diagnosis.Prober;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -40,10 +47,10 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class VerifyService {
     private final Host host;
-    private final ProbeRunner probe;
+    private final Prober probe;
 
     /** @param probe null to skip loading the library (--no-probe) */
-    public VerifyService(Host host, ProbeRunner probe) {
+    public VerifyService(Host host, Prober probe) {
         this.host = host;
         this.probe = probe;
     }
@@ -73,7 +80,7 @@ public final class VerifyService {
                 .orElse(Owner.NONE);
         List<Finding> targetFindings = CopyOwners.ownersFixes(r.findings(), targetOwner);
         List<Finding> findings = new ArrayList<>(targetFindings);
-        findings.addAll(CopyFinder.findings(host, copies));
+        findings.addAll(CopiesFindings.findings(host, copies));
         findings.addAll(WindowsInstallerLayout.findings(host, r.toolkit()));
         findings.addAll(TwoCudarts.findings(host, copies));
         findings.addAll(LoaderPath.environmentFindings(host));
@@ -261,7 +268,7 @@ public final class VerifyService {
         List<CudnnCopy> copies = CopyFinder.find(host, c.runtimeDir(), found == null ? List.of() : found);
         List<String> needZ = DependencyCheck.needingZlib(host, c);
         if (probing != null) {
-            ProbeRunner.warmUpParser();
+            probe.beforeJoin();
         }
         ProbeResult p = probing == null ? null : probing.join();
         List<Finding> byName = ByNameCheck.findings(host, p, c, bareName);
