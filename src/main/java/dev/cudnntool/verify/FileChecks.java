@@ -5,6 +5,7 @@ import dev.cudnntool.diagnosis.InstalledCudnn;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
@@ -56,7 +57,7 @@ final class FileChecks {
                 if (Files.exists(lib) && !Files.isDirectory(lib)) { // a dangling link is reported by danglingLinks
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is not a library file but a FIFO, socket"
                                     + " or device; nothing reads it (opening it could block forever)",
-                            "remove it and reinstall the complete archive with cudnn-install"));
+                            Fix.reinstall("remove it and reinstall the complete archive with cudnn-install")));
                 }
                 continue;
             }
@@ -71,12 +72,12 @@ final class FileChecks {
                 if (why.isPresent()) {
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is damaged: " + why.get()
                                     + "; loading it would crash the program that tries",
-                            "replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
-                                    + " leaves such files)"));
+                            Fix.reinstall("replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
+                                    + " leaves such files)")));
                 }
             } catch (IOException e) {
                 out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " cannot be read: " + e.getMessage(),
-                        "reinstall the complete archive with cudnn-install"));
+                        Fix.reinstall("reinstall the complete archive with cudnn-install")));
             }
         }
         return out;
