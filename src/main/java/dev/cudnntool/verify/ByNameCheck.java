@@ -4,6 +4,7 @@ import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.diagnosis.InstalledCudnn;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
@@ -67,11 +68,12 @@ final class ByNameCheck {
         return "neither on LD_LIBRARY_PATH nor in /etc/ld.so.cache (no /etc/ld.so.conf.d file lists it) nor a system folder";
     }
 
-    private static String fix(Host host, Path dir, String bareName) {
+    private static Fix fix(Host host, Path dir, String bareName) {
         if (!host.windows() && LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), dir).isPresent()) {
-            return "sudo ldconfig";
+            return Fix.text("sudo ldconfig");
         }
-        return LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this for good";
+        return Fix.reinstall(LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this"
+                + " for good");
     }
 
     /**

@@ -115,8 +115,8 @@ final class FileChecks {
                             + " other cuDNN librar" + (files.size() == 2 ? "y" : "ies") + " in " + c.runtimeDir() : "")
                             + (files.size() > 1 ? " are" : " is") + " built for " + e.getKey() + ", but this machine is " + hostArch
                             + ": the loader skips such files as if they were not there (\"No such file or directory\")",
-                    "replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
-                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")"));
+                    Fix.reinstall("replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
+                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")")));
         }
         return out;
     }
@@ -187,17 +187,17 @@ final class FileChecks {
                                 loop.get().stream().map(p -> p.getParent() != null && p.getParent().equals(link.getParent())
                                         ? p.getFileName().toString() : p.toString()).toList())
                                 + "; the loader gives up on it (too many levels of symbolic links), so it cannot open " + e.getKey(),
-                        candidate.map(p -> "point it at the real file: ln -sf " + p.getFileName() + " " + link)
-                                .orElse("reinstall the complete archive with cudnn-install (the real file is gone; only links"
-                                        + " pointing at each other are left)")));
+                        candidate.map(p -> Fix.text("point it at the real file: ln -sf " + p.getFileName() + " " + link))
+                                .orElse(Fix.reinstall("reinstall the complete archive with cudnn-install (the real file is gone;"
+                                        + " only links pointing at each other are left)"))));
                 continue;
             }
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
-                    candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
+                    Fix.reinstall(candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
                                     + " (or reinstall the complete archive with cudnn-install)")
                             .orElse("reinstall the complete archive with cudnn-install (it lays the files and their links"
-                                    + " down together)")));
+                                    + " down together)"))));
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.cudnntool.verify;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.diagnosis.HeaderLookup;
@@ -65,10 +66,11 @@ final class HeaderFiles {
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, p + " is a link to a file that does not exist (" + shown + ")"
                             + alternative.map(a -> ": the alternative " + a.getFileName() + " still points at a cuDNN that was removed")
                             .orElse(""),
-                    alternative.map(a -> "sudo update-alternatives --display " + a.getFileName() + " lists the choices; pick the"
+                    alternative.map(a -> Fix.text("sudo update-alternatives --display " + a.getFileName() + " lists the choices; pick the"
                             + " installed cuDNN's with sudo update-alternatives --config " + a.getFileName() + " (or --auto), or"
-                            + " reinstall its -dev package (sudo apt-get install --reinstall libcudnn" + major + "-dev-cuda-<CUDA major>)")
-                            .orElse("point it at the header that is there (ln -sf), or reinstall the complete archive with cudnn-install")));
+                            + " reinstall its -dev package (sudo apt-get install --reinstall libcudnn" + major + "-dev-cuda-<CUDA major>)"))
+                            .orElse(Fix.reinstall("point it at the header that is there (ln -sf), or reinstall the complete archive"
+                                    + " with cudnn-install"))));
             break; // one dangling header says it; the others are links of the same alternative group
         }
         return out;

@@ -3,6 +3,7 @@ package dev.cudnntool.host.loader;
 import dev.cudnntool.host.Host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
@@ -66,7 +67,7 @@ public final class LibrarySearchCheck {
         if (targetIndex == -1) {
             findings.add(Finding.warn(FindingId.SEARCH_PATH_MISSING, runtimeDir + " is not on the library search path ("
                             + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.cache") + "), so programs will not find cuDNN there",
-                    fixLine(host, runtimeDir)));
+                    Fix.reinstall(fixLine(host, runtimeDir))));
         }
         List<CudnnCopy> copies = new ArrayList<>();
         List<Path> dirs = new ArrayList<>(order);
