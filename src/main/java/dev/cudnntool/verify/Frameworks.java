@@ -137,16 +137,7 @@ final class Frameworks {
                 : copy != null && copy.version() != null ? copy.version() : found;
         Integer cudaMajor = owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().matches("nvidia-cudnn-cu\\d+")
                 ? Integer.valueOf(owner.name().substring("nvidia-cudnn-cu".length())) : pin.map(Pin::cudaMajor).orElse(null);
-        if (pin.isPresent()) {
-            Pin p = pin.get();
-            if (p.exact() && gotVersion != null && !sameRelease(gotVersion, p.version())) {
-                problems.add("it pins cuDNN " + p.version() + " but gets cuDNN " + gotVersion);
-            }
-            if (owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().startsWith("nvidia-cudnn-cu")
-                    && !owner.name().equals(p.wheel())) {
-                problems.add("it pins " + p.wheel() + " but gets the copy of " + owner.name());
-            }
-        }
+        pin.ifPresent(p -> pinProblems(p, gotVersion, owner, problems));
         if (!host.windows()) {
             ProgramLoader.Loaders underFramework = program.file() == null ? python : python.under(program);
             subLibraries(host, cache, got, major, underFramework, problems);
@@ -155,17 +146,34 @@ final class Frameworks {
                 driverFloor(driver, cudaMajor, problems);
             }
         }
-        if (copy != null && copy.origin() != CudnnCopy.Origin.TARGET && diagnose != null) {
-            for (Finding f : diagnose.apply(copy)) {
-                if (f.severity() == dev.cudnntool.Severity.ERROR) {
-                    problems.add("its cuDNN copy: " + f.message());
-                }
-            }
-        }
+        copyProblems(copy, diagnose, problems);
         FrameworkReport.Loads loads = new FrameworkReport.Loads(got.toString(), gotVersion, cudaMajor, hit.get().place().describe(),
                 owner.kind() == Owner.Kind.NONE ? null : owner.describe());
         return Optional.of(new FrameworkReport(k.name(), version, site.toString(), pin.map(Pin::text).orElse(null), loads,
                 problems.isEmpty(), List.copyOf(problems)));
+    }
+
+    /** What the framework pins against what it gets: another release, another wheel's copy. */
+    private static void pinProblems(Pin p, String gotVersion, Owner owner, List<String> problems) {
+        if (p.exact() && gotVersion != null && !sameRelease(gotVersion, p.version())) {
+            problems.add("it pins cuDNN " + p.version() + " but gets cuDNN " + gotVersion);
+        }
+        if (owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().startsWith("nvidia-cudnn-cu")
+                && !owner.name().equals(p.wheel())) {
+            problems.add("it pins " + p.wheel() + " but gets the copy of " + owner.name());
+        }
+    }
+
+    /** The errors of the copy the framework gets, when it is not the target (verify --all diagnoses it). */
+    private static void copyProblems(CudnnCopy copy, Function<CudnnCopy, List<Finding>> diagnose, List<String> problems) {
+        if (copy == null || copy.origin() == CudnnCopy.Origin.TARGET || diagnose == null) {
+            return;
+        }
+        for (Finding f : diagnose.apply(copy)) {
+            if (f.isError()) {
+                problems.add("its cuDNN copy: " + f.message());
+            }
+        }
     }
 
     /** Every sub-library as the dispatcher opens it: from its own folder ($ORIGIN), else wherever the loader finds one. */
