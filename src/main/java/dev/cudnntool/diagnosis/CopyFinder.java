@@ -84,7 +84,7 @@ public final class CopyFinder {
         List<Path> seen = new ArrayList<>();
         for (Place place : places) {
             for (Path lib : mainLibraries(host, place.dir())) {
-                Path real = real(lib);
+                Path real = host.realPath(lib);
                 if (seen.stream().anyMatch(s -> host.samePath(s, real))) {
                     continue;
                 }
@@ -95,7 +95,7 @@ public final class CopyFinder {
                     version = headerVersion(host, place.includeDir(), major).map(CudnnVersion::toString).orElse(version);
                 }
                 Optional<Path> winner = winners.computeIfAbsent(major, m -> LoaderPath.find(host, cache, bareName(host, m),
-                        List.of(), List.of()).map(h -> real(h.file())));
+                        List.of(), List.of()).map(h -> host.realPath(h.file())));
                 boolean wins = winner.isPresent() && host.samePath(winner.get(), real);
                 out.add(new CudnnCopy(lib.toString(), major, version, place.origin(), wins, place.includeDir(), List.of()));
             }
@@ -317,12 +317,4 @@ public final class CopyFinder {
         return out;
     }
 
-    /** The file's real path, or its absolute normal path when it cannot be resolved (a dangling link). */
-    public static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
-    }
 }

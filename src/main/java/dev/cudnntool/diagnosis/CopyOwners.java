@@ -51,7 +51,7 @@ public final class CopyOwners {
                 for (InstallRecord r : reader.records()) {
                     for (InstallRecord.InstalledFile f : r.installed() == null ? List.<InstallRecord.InstalledFile>of() : r.installed()) {
                         Path p = paths.resolve(f.path());
-                        if (host.samePath(p, lib) || LoaderPath.sameFile(p, lib)) {
+                        if (host.sameFile(p, lib)) {
                             return true;
                         }
                     }

@@ -82,7 +82,7 @@ public final class CudnnScan {
         Path vh = HeaderLookup.find(host, includeDir, CudnnComponents.versionHeader(major), major)
                 .orElse(includeDir.resolve(CudnnComponents.versionHeader(major)));
         try {
-            if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(vh.toRealPath())) {
+            if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(host.realPath(vh))) {
                 header = HeaderVersion.parse(BoundedFiles.readString(vh, BoundedFiles.TEXT,
                         java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
                 headerFile = vh.toString();

@@ -126,11 +126,7 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
      * cannot be resolved (a dangling link, a loop, a folder it may not read).
      */
     public Path realPath(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (java.io.IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
+        return RealPaths.real(p);
     }
 
     /**
@@ -138,6 +134,6 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
      * to one file are two copies, as a loader sees them.
      */
     public boolean sameFile(Path a, Path b) {
-        return samePath(realPath(a), realPath(b));
+        return RealPaths.sameFile(a, b, windows());
     }
 }

@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.diagnosis.InstalledCudnn;
 
 import dev.cudnntool.BoundedFiles;
@@ -141,14 +142,8 @@ final class FileChecks {
 
     /** "link (-> real file)" for a link, else the file itself. */
     private static String realName(Path lib) {
-        try {
-            if (Files.isSymbolicLink(lib)) {
-                return lib + " (-> " + lib.toRealPath() + ")";
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // dangling: reported by danglingLinks
-        }
-        return lib.toString();
+        // a dangling link is reported by danglingLinks: its own name here
+        return Files.isSymbolicLink(lib) && Files.exists(lib) ? lib + " (-> " + RealPaths.real(lib) + ")" : lib.toString();
     }
 
     /**
@@ -313,10 +308,8 @@ final class FileChecks {
 
     static Finding unreadableFinding(Host host, String path) {
         String file = path;
-        try {
-            file = host.path(path).toRealPath().toString(); // the real file, not the soname link
-        } catch (IOException | RuntimeException ignored) {
-            // keep the name as given
+        if (Files.exists(host.path(path))) {
+            file = host.realPath(host.path(path)).toString(); // the real file, not the soname link; else the name as given
         }
         String user = host.env(host.windows() ? "USERNAME" : "USER");
         if (user == null) {

@@ -127,7 +127,7 @@ final class Frameworks {
                     problems));
         }
         Path got = hit.get().file();
-        CudnnCopy copy = copies.stream().filter(c -> host.samePath(CopyFinder.real(host.path(c.path())), CopyFinder.real(got)))
+        CudnnCopy copy = copies.stream().filter(c -> host.sameFile(host.path(c.path()), got))
                 .findFirst().orElse(null);
         // the copy's owner was looked up once already (CopyOwners); only a file no copy names is looked up here
         Owner owner = copy != null && copy.owner() != null ? copy.owner() : owners.of(got);
@@ -179,14 +179,14 @@ final class Frameworks {
     /** Every sub-library as the dispatcher opens it: from its own folder ($ORIGIN), else wherever the loader finds one. */
     private static void subLibraries(Host host, LdSoCache cache, Path main, int major, ProgramLoader.Loaders above,
                                      List<String> problems) {
-        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
-        Path home = CopyFinder.real(main).getParent();
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(host.realPath(main));
+        Path home = host.realPath(main).getParent();
         for (String base : CudnnComponents.subLibraries(major)) {
             String so = CudnnComponents.linuxSoname(base, major);
             Optional<LoaderPath.Hit> sub = ProgramLoader.resolve(host, cache, dispatcher, so, above);
             if (sub.isEmpty()) {
                 problems.add(so + " is missing: no folder the dispatcher searches holds it");
-            } else if (!host.samePath(CopyFinder.real(sub.get().file()).getParent(), home)) {
+            } else if (!host.samePath(host.realPath(sub.get().file()).getParent(), home)) {
                 problems.add(MIXED + so + " comes from " + sub.get().file() + " (through " + sub.get().place().describe()
                         + "), not from " + home + " with " + main.getFileName());
             }
@@ -198,8 +198,8 @@ final class Frameworks {
 
     private static void cublasLt(Host host, LdSoCache cache, Path main, int major, int cudaMajor, ProgramLoader.Loaders above,
                                  List<String> problems) {
-        Path graph = CopyFinder.real(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
-        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
+        Path graph = host.realPath(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(host.realPath(main));
         boolean sub = Files.exists(graph);
         ProgramLoader.Program opener = sub ? ProgramLoader.Program.read(graph) : dispatcher;
         String name = "libcublasLt.so." + cudaMajor;

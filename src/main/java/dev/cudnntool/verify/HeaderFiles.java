@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
@@ -77,11 +78,7 @@ final class HeaderFiles {
     }
 
     private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p;
-        }
+        return Files.exists(p) ? RealPaths.real(p) : p; // a dangling link names itself
     }
 
     /** The link chain from {@code p}, at most LinkChecks.MAX_HOPS links. */

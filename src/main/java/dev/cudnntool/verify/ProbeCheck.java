@@ -179,11 +179,7 @@ public final class ProbeCheck {
     }
 
     static boolean sameFile(Host host, String a, String b) {
-        try {
-            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
-        } catch (IOException | RuntimeException e) {
-            return host.samePath(host.path(a), host.path(b));
-        }
+        return host.sameFile(host.path(a), host.path(b));
     }
 
     /** The one-line summary finding of a working install. */

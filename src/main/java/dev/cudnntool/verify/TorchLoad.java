@@ -114,6 +114,6 @@ final class TorchLoad {
     }
 
     private static boolean same(Host host, Path a, Path b) {
-        return LoaderPath.sameFile(a, b) || host.samePath(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize());
+        return host.sameFile(a, b);
     }
 }

@@ -48,7 +48,7 @@ public final class LibrarySearchCheck {
         String soname = major == 0 ? null : host.windows() ? "cudnn64_" + major + ".dll" : "libcudnn.so." + major;
         Optional<LoaderPath.Hit> byName = soname == null ? Optional.empty()
                 : LoaderPath.find(host, cache, soname, List.of(), List.of());
-        if (targetIndex < 0 && byName.isPresent() && LoaderPath.sameFile(byName.get().file(), runtimeDir.resolve(soname))) {
+        if (targetIndex < 0 && byName.isPresent() && host.sameFile(byName.get().file(), runtimeDir.resolve(soname))) {
             // the very file, reached through another folder (lib64 of per-file links into targets/<cpu>/lib): on the path
             int at = LoaderPath.indexOf(host, order, byName.get().file().getParent());
             targetIndex = at >= 0 ? at : order.size();
@@ -80,7 +80,7 @@ public final class LibrarySearchCheck {
             seen.add(dir);
             int idx = LoaderPath.indexOf(host, order, dir);
             for (Found f : mainLibraries(host, dir)) {
-                if (LoaderPath.sameFile(f.path, runtimeDir.resolve(f.path.getFileName().toString()))) {
+                if (host.sameFile(f.path, runtimeDir.resolve(f.path.getFileName().toString()))) {
                     continue; // the target's own file reached another way (a lib64 of per-file links, a bind mount)
                 }
                 boolean sameMajor = major == 0 || f.major == null || f.major == major;
@@ -204,14 +204,14 @@ public final class LibrarySearchCheck {
             return n.get().version().toString();
         }
         try {
-            if (Files.isSymbolicLink(lib)) {
-                Path target = lib.getParent().resolve(Files.readSymbolicLink(lib)).toRealPath();
+            if (Files.isSymbolicLink(lib) && Files.exists(lib)) { // a dangling link has no version to tell
+                Path target = host.realPath(lib);
                 Optional<LibraryName> t = LibraryName.parse(target.getFileName().toString());
                 if (t.isPresent() && t.get().version() != null) {
                     return t.get().version().toString();
                 }
             }
-        } catch (IOException | RuntimeException ignored) {
+        } catch (RuntimeException ignored) {
             // a dangling link: no version to tell
         }
         for (Path s : siblings) {
