@@ -120,4 +120,20 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
         String y = b.toAbsolutePath().normalize().toString();
         return windows() ? x.equalsIgnoreCase(y) : x.equals(y);
     }
+
+    /**
+     * The one way the tool resolves a real path: links followed, or the absolute normal path when it
+     * cannot be resolved (a dangling link, a loop, a folder it may not read).
+     */
+    public Path realPath(Path p) {
+        return RealPaths.real(p);
+    }
+
+    /**
+     * The one way the tool compares files: the same real path (without case on Windows). Two hard links
+     * to one file are two copies, as a loader sees them.
+     */
+    public boolean sameFile(Path a, Path b) {
+        return RealPaths.sameFile(a, b, windows());
+    }
 }

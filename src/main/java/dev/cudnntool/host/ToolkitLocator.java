@@ -281,12 +281,7 @@ public final class ToolkitLocator {
         List<Toolkit> out = new ArrayList<>();
         List<Path> real = new ArrayList<>();
         for (Toolkit t : in) {
-            Path r;
-            try {
-                r = t.root().toRealPath();
-            } catch (IOException e) {
-                r = t.root().toAbsolutePath().normalize();
-            }
+            Path r = host.realPath(t.root());
             final Path rr = r;
             if (real.stream().noneMatch(x -> host.samePath(x, rr))) {
                 real.add(r);

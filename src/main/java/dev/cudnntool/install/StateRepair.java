@@ -12,6 +12,7 @@ import dev.cudnntool.target.IoFailure;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Hex;
 import java.io.IOException;
@@ -138,8 +139,8 @@ public final class StateRepair {
             }
         }
         for (String u : unaccounted) {
-            findings.add(Finding.warn(FindingId.ROLLBACK_UNACCOUNTED, u, "check the target with cudnn-verify; reinstall with"
-                    + " cudnn-install if it is incomplete"));
+            findings.add(Finding.warn(FindingId.ROLLBACK_UNACCOUNTED, u, Fix.reinstall("check the target with cudnn-verify; reinstall"
+                    + " with cudnn-install if it is incomplete")));
         }
         String prefix = dryRun ? "dry run: would repair " : "repaired ";
         String summary = setAside.isEmpty() && moves.isEmpty()

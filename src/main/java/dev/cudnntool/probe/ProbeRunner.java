@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.Prober;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.host.ProcessRunner;
@@ -16,8 +18,8 @@ import java.util.List;
  * Starts the probe in a child JVM (the tool's own class path) and reads its event lines. The
  * parent survives whatever happens to the child: an abort inside cuDNN, a hang (30 s), garbage.
  */
-public final class ProbeRunner {
-    public static final Duration TIMEOUT = Duration.ofSeconds(30);
+public final class ProbeRunner implements Prober {
+    public static final Duration TIMEOUT = Prober.TIMEOUT;
     /** The streaming parser only: an ObjectMapper would cost cudnn-verify a tenth of a second to start. */
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -95,11 +97,17 @@ public final class ProbeRunner {
         }
     }
 
+    @Override
+    public void beforeJoin() {
+        warmUpParser();
+    }
+
     /**
      * @param library the main library by absolute path
      * @param bareName the name programs load it by (libcudnn.so.9, cudnn64_9.dll)
      * @param subLibraries each sub-library by absolute path
      */
+    @Override
     public ProbeResult probe(Path library, String bareName, List<Path> subLibraries) {
         List<String> args = new ArrayList<>();
         args.add("--library");

@@ -1,5 +1,6 @@
 package dev.cudnntool.target;
 
+import dev.cudnntool.host.RealPaths;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -56,12 +57,8 @@ public record InstallTarget(Kind kind, @JsonIgnore Path root, @JsonIgnore OsFami
     @JsonIgnore
     public Path linuxLibDir() {
         Path lib64 = root.resolve("lib64");
-        if (Files.isSymbolicLink(lib64)) {
-            try {
-                return lib64.toRealPath();
-            } catch (IOException e) {
-                return lib64; // dangling: creating it fails later with a clear message
-            }
+        if (Files.isSymbolicLink(lib64) && Files.exists(lib64)) {
+            return RealPaths.real(lib64); // dangling: lib64 itself, and creating it fails later with a clear message
         }
         return lib64;
     }

@@ -1,12 +1,15 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
-import dev.cudnntool.probe.ProbeResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,11 +68,12 @@ final class ByNameCheck {
         return "neither on LD_LIBRARY_PATH nor in /etc/ld.so.cache (no /etc/ld.so.conf.d file lists it) nor a system folder";
     }
 
-    private static String fix(Host host, Path dir, String bareName) {
+    private static Fix fix(Host host, Path dir, String bareName) {
         if (!host.windows() && LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), dir).isPresent()) {
-            return "sudo ldconfig";
+            return Fix.text("sudo ldconfig");
         }
-        return LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this for good";
+        return Fix.reinstall(LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this"
+                + " for good");
     }
 
     /**

@@ -1,8 +1,12 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.host.RealPaths;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.Host;
@@ -54,7 +58,7 @@ final class FileChecks {
                 if (Files.exists(lib) && !Files.isDirectory(lib)) { // a dangling link is reported by danglingLinks
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is not a library file but a FIFO, socket"
                                     + " or device; nothing reads it (opening it could block forever)",
-                            "remove it and reinstall the complete archive with cudnn-install"));
+                            Fix.reinstall("remove it and reinstall the complete archive with cudnn-install")));
                 }
                 continue;
             }
@@ -69,12 +73,12 @@ final class FileChecks {
                 if (why.isPresent()) {
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is damaged: " + why.get()
                                     + "; loading it would crash the program that tries",
-                            "replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
-                                    + " leaves such files)"));
+                            Fix.reinstall("replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
+                                    + " leaves such files)")));
                 }
             } catch (IOException e) {
                 out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " cannot be read: " + e.getMessage(),
-                        "reinstall the complete archive with cudnn-install"));
+                        Fix.reinstall("reinstall the complete archive with cudnn-install")));
             }
         }
         return out;
@@ -112,8 +116,8 @@ final class FileChecks {
                             + " other cuDNN librar" + (files.size() == 2 ? "y" : "ies") + " in " + c.runtimeDir() : "")
                             + (files.size() > 1 ? " are" : " is") + " built for " + e.getKey() + ", but this machine is " + hostArch
                             + ": the loader skips such files as if they were not there (\"No such file or directory\")",
-                    "replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
-                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")"));
+                    Fix.reinstall("replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
+                            + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")")));
         }
         return out;
     }
@@ -138,14 +142,8 @@ final class FileChecks {
 
     /** "link (-> real file)" for a link, else the file itself. */
     private static String realName(Path lib) {
-        try {
-            if (Files.isSymbolicLink(lib)) {
-                return lib + " (-> " + lib.toRealPath() + ")";
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // dangling: reported by danglingLinks
-        }
-        return lib.toString();
+        // a dangling link is reported by danglingLinks: its own name here
+        return Files.isSymbolicLink(lib) && Files.exists(lib) ? lib + " (-> " + RealPaths.real(lib) + ")" : lib.toString();
     }
 
     /**
@@ -184,17 +182,17 @@ final class FileChecks {
                                 loop.get().stream().map(p -> p.getParent() != null && p.getParent().equals(link.getParent())
                                         ? p.getFileName().toString() : p.toString()).toList())
                                 + "; the loader gives up on it (too many levels of symbolic links), so it cannot open " + e.getKey(),
-                        candidate.map(p -> "point it at the real file: ln -sf " + p.getFileName() + " " + link)
-                                .orElse("reinstall the complete archive with cudnn-install (the real file is gone; only links"
-                                        + " pointing at each other are left)")));
+                        candidate.map(p -> Fix.text("point it at the real file: ln -sf " + p.getFileName() + " " + link))
+                                .orElse(Fix.reinstall("reinstall the complete archive with cudnn-install (the real file is gone;"
+                                        + " only links pointing at each other are left)"))));
                 continue;
             }
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
-                    candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
+                    Fix.reinstall(candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
                                     + " (or reinstall the complete archive with cudnn-install)")
                             .orElse("reinstall the complete archive with cudnn-install (it lays the files and their links"
-                                    + " down together)")));
+                                    + " down together)"))));
         }
         return out;
     }
@@ -310,10 +308,8 @@ final class FileChecks {
 
     static Finding unreadableFinding(Host host, String path) {
         String file = path;
-        try {
-            file = host.path(path).toRealPath().toString(); // the real file, not the soname link
-        } catch (IOException | RuntimeException ignored) {
-            // keep the name as given
+        if (Files.exists(host.path(path))) {
+            file = host.realPath(host.path(path)).toString(); // the real file, not the soname link; else the name as given
         }
         String user = host.env(host.windows() ? "USERNAME" : "USER");
         if (user == null) {

@@ -1,5 +1,8 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -124,7 +127,7 @@ final class Frameworks {
                     problems));
         }
         Path got = hit.get().file();
-        CudnnCopy copy = copies.stream().filter(c -> host.samePath(CopyFinder.real(host.path(c.path())), CopyFinder.real(got)))
+        CudnnCopy copy = copies.stream().filter(c -> host.sameFile(host.path(c.path()), got))
                 .findFirst().orElse(null);
         // the copy's owner was looked up once already (CopyOwners); only a file no copy names is looked up here
         Owner owner = copy != null && copy.owner() != null ? copy.owner() : owners.of(got);
@@ -134,16 +137,7 @@ final class Frameworks {
                 : copy != null && copy.version() != null ? copy.version() : found;
         Integer cudaMajor = owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().matches("nvidia-cudnn-cu\\d+")
                 ? Integer.valueOf(owner.name().substring("nvidia-cudnn-cu".length())) : pin.map(Pin::cudaMajor).orElse(null);
-        if (pin.isPresent()) {
-            Pin p = pin.get();
-            if (p.exact() && gotVersion != null && !sameRelease(gotVersion, p.version())) {
-                problems.add("it pins cuDNN " + p.version() + " but gets cuDNN " + gotVersion);
-            }
-            if (owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().startsWith("nvidia-cudnn-cu")
-                    && !owner.name().equals(p.wheel())) {
-                problems.add("it pins " + p.wheel() + " but gets the copy of " + owner.name());
-            }
-        }
+        pin.ifPresent(p -> pinProblems(p, gotVersion, owner, problems));
         if (!host.windows()) {
             ProgramLoader.Loaders underFramework = program.file() == null ? python : python.under(program);
             subLibraries(host, cache, got, major, underFramework, problems);
@@ -152,30 +146,47 @@ final class Frameworks {
                 driverFloor(driver, cudaMajor, problems);
             }
         }
-        if (copy != null && copy.origin() != CudnnCopy.Origin.TARGET && diagnose != null) {
-            for (Finding f : diagnose.apply(copy)) {
-                if (f.severity() == dev.cudnntool.Severity.ERROR) {
-                    problems.add("its cuDNN copy: " + f.message());
-                }
-            }
-        }
+        copyProblems(copy, diagnose, problems);
         FrameworkReport.Loads loads = new FrameworkReport.Loads(got.toString(), gotVersion, cudaMajor, hit.get().place().describe(),
                 owner.kind() == Owner.Kind.NONE ? null : owner.describe());
         return Optional.of(new FrameworkReport(k.name(), version, site.toString(), pin.map(Pin::text).orElse(null), loads,
                 problems.isEmpty(), List.copyOf(problems)));
     }
 
+    /** What the framework pins against what it gets: another release, another wheel's copy. */
+    private static void pinProblems(Pin p, String gotVersion, Owner owner, List<String> problems) {
+        if (p.exact() && gotVersion != null && !sameRelease(gotVersion, p.version())) {
+            problems.add("it pins cuDNN " + p.version() + " but gets cuDNN " + gotVersion);
+        }
+        if (owner.kind() == Owner.Kind.PIP && owner.name() != null && owner.name().startsWith("nvidia-cudnn-cu")
+                && !owner.name().equals(p.wheel())) {
+            problems.add("it pins " + p.wheel() + " but gets the copy of " + owner.name());
+        }
+    }
+
+    /** The errors of the copy the framework gets, when it is not the target (verify --all diagnoses it). */
+    private static void copyProblems(CudnnCopy copy, Function<CudnnCopy, List<Finding>> diagnose, List<String> problems) {
+        if (copy == null || copy.origin() == CudnnCopy.Origin.TARGET || diagnose == null) {
+            return;
+        }
+        for (Finding f : diagnose.apply(copy)) {
+            if (f.isError()) {
+                problems.add("its cuDNN copy: " + f.message());
+            }
+        }
+    }
+
     /** Every sub-library as the dispatcher opens it: from its own folder ($ORIGIN), else wherever the loader finds one. */
     private static void subLibraries(Host host, LdSoCache cache, Path main, int major, ProgramLoader.Loaders above,
                                      List<String> problems) {
-        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
-        Path home = CopyFinder.real(main).getParent();
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(host.realPath(main));
+        Path home = host.realPath(main).getParent();
         for (String base : CudnnComponents.subLibraries(major)) {
             String so = CudnnComponents.linuxSoname(base, major);
             Optional<LoaderPath.Hit> sub = ProgramLoader.resolve(host, cache, dispatcher, so, above);
             if (sub.isEmpty()) {
                 problems.add(so + " is missing: no folder the dispatcher searches holds it");
-            } else if (!host.samePath(CopyFinder.real(sub.get().file()).getParent(), home)) {
+            } else if (!host.samePath(host.realPath(sub.get().file()).getParent(), home)) {
                 problems.add(MIXED + so + " comes from " + sub.get().file() + " (through " + sub.get().place().describe()
                         + "), not from " + home + " with " + main.getFileName());
             }
@@ -187,8 +198,8 @@ final class Frameworks {
 
     private static void cublasLt(Host host, LdSoCache cache, Path main, int major, int cudaMajor, ProgramLoader.Loaders above,
                                  List<String> problems) {
-        Path graph = CopyFinder.real(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
-        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(CopyFinder.real(main));
+        Path graph = host.realPath(main).getParent().resolve(CudnnComponents.linuxSoname(major >= 9 ? "cudnn_graph" : "cudnn_ops_infer", major));
+        ProgramLoader.Program dispatcher = ProgramLoader.Program.read(host.realPath(main));
         boolean sub = Files.exists(graph);
         ProgramLoader.Program opener = sub ? ProgramLoader.Program.read(graph) : dispatcher;
         String name = "libcublasLt.so." + cudaMajor;

@@ -1,8 +1,11 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.diagnosis.HeaderLookup;
 import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,32 +25,16 @@ final class HeaderFiles {
     private HeaderFiles() {
     }
 
-    /** Where {@code header} may be, in order: include/, include/<multiarch>/ and Debian's _vN names in both. */
     static List<Path> candidates(Host host, Path includeDir, String header, int major) {
-        List<Path> out = new ArrayList<>();
-        String debian = header.endsWith(".h") ? header.substring(0, header.length() - 2) + "_v" + major + ".h" : header;
-        List<Path> dirs = new ArrayList<>(List.of(includeDir));
-        multiarch(host).ifPresent(m -> dirs.add(includeDir.resolve(m)));
-        for (Path d : dirs) {
-            out.add(d.resolve(header));
-            out.add(d.resolve(debian));
-        }
-        return out;
+        return HeaderLookup.candidates(host, includeDir, header, major);
     }
 
-    /** The first candidate that exists (links followed), or empty. */
     static Optional<Path> find(Host host, Path includeDir, String header, int major) {
-        for (Path p : candidates(host, includeDir, header, major)) {
-            if (Files.isRegularFile(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return HeaderLookup.find(host, includeDir, header, major);
     }
 
-    /** A header name that is only a dangling link (or a loop): present as a name, absent as a file. */
     static boolean dangling(Path p) {
-        return Files.isSymbolicLink(p) && !Files.exists(p);
+        return HeaderLookup.dangling(p);
     }
 
     /**
@@ -80,21 +67,18 @@ final class HeaderFiles {
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, p + " is a link to a file that does not exist (" + shown + ")"
                             + alternative.map(a -> ": the alternative " + a.getFileName() + " still points at a cuDNN that was removed")
                             .orElse(""),
-                    alternative.map(a -> "sudo update-alternatives --display " + a.getFileName() + " lists the choices; pick the"
+                    alternative.map(a -> Fix.text("sudo update-alternatives --display " + a.getFileName() + " lists the choices; pick the"
                             + " installed cuDNN's with sudo update-alternatives --config " + a.getFileName() + " (or --auto), or"
-                            + " reinstall its -dev package (sudo apt-get install --reinstall libcudnn" + major + "-dev-cuda-<CUDA major>)")
-                            .orElse("point it at the header that is there (ln -sf), or reinstall the complete archive with cudnn-install")));
+                            + " reinstall its -dev package (sudo apt-get install --reinstall libcudnn" + major + "-dev-cuda-<CUDA major>)"))
+                            .orElse(Fix.reinstall("point it at the header that is there (ln -sf), or reinstall the complete archive"
+                                    + " with cudnn-install"))));
             break; // one dangling header says it; the others are links of the same alternative group
         }
         return out;
     }
 
     private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p;
-        }
+        return Files.exists(p) ? RealPaths.real(p) : p; // a dangling link names itself
     }
 
     /** The link chain from {@code p}, at most LinkChecks.MAX_HOPS links. */
@@ -119,17 +103,5 @@ final class HeaderFiles {
             }
         }
         return out;
-    }
-
-    private static Optional<String> multiarch(Host host) {
-        if (host.windows()) {
-            return Optional.empty();
-        }
-        return switch (host.arch()) {
-            case X86_64 -> Optional.of("x86_64-linux-gnu");
-            case AARCH64, SBSA -> Optional.of("aarch64-linux-gnu");
-            case PPC64LE -> Optional.of("powerpc64le-linux-gnu");
-            default -> Optional.empty();
-        };
     }
 }

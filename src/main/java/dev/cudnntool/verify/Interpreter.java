@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CopyFinder;
+
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.ProgramLoader;
 import java.nio.file.Files;
@@ -34,7 +36,7 @@ final class Interpreter {
         for (String name : List.of(dir, "python3", "python")) {
             Path exe = bin.resolve(name);
             if (Files.isRegularFile(exe)) {
-                ProgramLoader.Program p = ProgramLoader.Program.read(CopyFinder.real(exe));
+                ProgramLoader.Program p = ProgramLoader.Program.read(host.realPath(exe));
                 return p.problem() == null ? ProgramLoader.Loaders.executable(p) : ProgramLoader.Loaders.NONE;
             }
         }

@@ -1,5 +1,8 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.host.RealPaths;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
@@ -61,7 +64,7 @@ final class LinkChecks {
             return Optional.empty(); // absent, dangling or a loop: not this check's to say
         }
         try {
-            Path real = dev.toRealPath();
+            Path real = RealPaths.real(dev);
             String soname = ElfFile.read(real, false).soname();
             Optional<LibraryName> n = soname == null ? Optional.empty() : LibraryName.parse(soname);
             if (n.isEmpty() || n.get().major() == null) {

@@ -1,21 +1,25 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+
 import dev.cudnntool.PlatformFiles;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.CudaVersion;
+import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.install.PostInstallCheck;
-import dev.cudnntool.probe.ProbeResult;
-import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.diagnosis.Prober;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +27,9 @@ import java.util.List;
 
 /** Turns what the probe learned into findings with causes and fixes. */
 public final class ProbeCheck {
+    /** The reinstall advice of a library that does not load: a package manager's copy gets its owner's command. */
+    static final String REINSTALL = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
+
     private ProbeCheck() {
     }
 
@@ -34,19 +41,30 @@ public final class ProbeCheck {
     public static List<Finding> findings(Host host, ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda,
                                          boolean driverPresent) {
         return findings(host, p, header, toolkitCuda, driverPresent
-                ? new dev.cudnntool.host.DriverInfo(null, "unknown", null, List.of()) : dev.cudnntool.host.DriverInfo.NONE);
+                ? new DriverInfo(null, "unknown", null, List.of()) : DriverInfo.NONE);
     }
 
-    /** @param driver what nvidia-smi reported ({@link dev.cudnntool.host.DriverInfo#NONE} without one) */
+    /** @param driver what nvidia-smi reported ({@link DriverInfo#NONE} without one) */
     public static List<Finding> findings(Host host, ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda,
-                                         dev.cudnntool.host.DriverInfo driver) {
+                                         DriverInfo driver) {
+        List<Finding> out = new ArrayList<>(loading(host, p));
+        if (p.incomplete()) {
+            out.add(crashFinding(p));
+        }
+        out.addAll(shadowed(host, p));
+        out.addAll(versions(p, header, toolkitCuda));
+        out.addAll(handle(host, p, driver));
+        return out;
+    }
+
+    /** The main library and its sub-libraries as the loader took them (unreadable, rejected, mixed releases). */
+    private static List<Finding> loading(Host host, ProbeResult p) {
         List<Finding> out = new ArrayList<>();
-        String reinstall = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
         if (p.loadError() != null && denied(p.loadError())) {
             out.add(FileChecks.unreadableFinding(host, p.library()));
         } else if (p.loadError() != null) {
             out.add(Finding.error(FindingId.CUDNN_LOAD_FAILED, "could not load " + p.library() + ": " + p.loadError(),
-                    p.loadError().contains("193") ? "replace it with the 64-bit (x64) build" : reinstall));
+                    p.loadError().contains("193") ? Fix.text("replace it with the 64-bit (x64) build") : Fix.reinstall(REINSTALL)));
         }
         List<String> failedSubs = new ArrayList<>();
         boolean mixed = false;
@@ -61,25 +79,33 @@ public final class ProbeCheck {
         if (!failedSubs.isEmpty()) {
             out.add(Finding.error(FindingId.CUDNN_LOAD_FAILED, "the loader rejects " + failedSubs.size() + " sub-librar"
                             + (failedSubs.size() == 1 ? "y" : "ies") + ": " + String.join("; ", failedSubs),
-                    mixed ? "sub-libraries from different cuDNN releases are mixed: " + reinstall : reinstall));
+                    Fix.reinstall(mixed ? "sub-libraries from different cuDNN releases are mixed: " + REINSTALL : REINSTALL)));
         }
-        if (p.incomplete()) {
-            out.add(crashFinding(p, reinstall));
+        return out;
+    }
+
+    /** Programs loading cuDNN by name get another file than the one checked. */
+    private static List<Finding> shadowed(Host host, ProbeResult p) {
+        if (p.loadedByNamePath() == null || p.loadedPath() == null || sameFile(host, p.loadedByNamePath(), p.loadedPath())) {
+            return List.of();
         }
-        if (p.loadedByNamePath() != null && p.loadedPath() != null && !sameFile(host, p.loadedByNamePath(), p.loadedPath())) {
-            String other = LibrarySearchCheck.versionOfLibrary(host, host.path(p.loadedByNamePath()));
-            out.add(Finding.error(FindingId.CUDNN_SHADOWED, "programs loading cuDNN by name get " + p.loadedByNamePath()
-                            + (other == null ? "" : " (cuDNN " + other + ")") + ", not " + p.loadedPath()
-                            + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")"),
-                    "remove the other copy's folder from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
-                            + " or delete it; put " + host.path(p.loadedPath()).getParent() + " first"));
-        }
+        String other = LibrarySearchCheck.versionOfLibrary(host, host.path(p.loadedByNamePath()));
+        return List.of(Finding.error(FindingId.CUDNN_SHADOWED, "programs loading cuDNN by name get " + p.loadedByNamePath()
+                        + (other == null ? "" : " (cuDNN " + other + ")") + ", not " + p.loadedPath()
+                        + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")"),
+                "remove the other copy's folder from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
+                        + " or delete it; put " + host.path(p.loadedPath()).getParent() + " first"));
+    }
+
+    /** The library's answer against the header and the toolkit's CUDA. */
+    private static List<Finding> versions(ProbeResult p, CudnnVersion header, CudaVersion toolkitCuda) {
+        List<Finding> out = new ArrayList<>();
         if (p.versionString() != null && header != null
                 && !CudnnVersion.parse(p.versionString()).sameRelease(header)) {
             out.add(Finding.error(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH, "the header says cuDNN " + header
                             + " but the library answers " + p.versionString() + " (cudnnGetVersion " + p.version()
                             + "): a half-finished manual upgrade",
-                    reinstall + " so headers and libraries come from one release"));
+                    Fix.reinstall(REINSTALL + " so headers and libraries come from one release")));
         }
         if (p.cudartVersion() != null && p.cudartVersion() > 0 && toolkitCuda != null) {
             CudaVersion built = CudaVersion.fromCudartNumber(p.cudartVersion());
@@ -89,35 +115,39 @@ public final class ProbeCheck {
                         "install the _cuda" + toolkitCuda.major() + " build of the same cuDNN release"));
             }
         }
-        if (p.handleStatus() != null) {
-            String status = p.handleStatus() + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
-            if (p.handleStatus() != 0 && (driver == null || !driver.present())) {
-                out.add(Finding.info(FindingId.CUDNN_NO_GPU, (driver != null && driver.nvidiaSmi() != null
-                        ? "no usable GPU (nvidia-smi gives no driver version)" : "no NVIDIA driver")
-                        + ", so no cuDNN handle can be made (cudnnCreate returned "
-                        + status + "); the library itself loads and answers"));
-            } else if (p.handleStatus() != 0) {
-                CudaVersion built = p.cudartVersion() != null && p.cudartVersion() > 0
-                        ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
-                String[] cause = DriverFit.handleCause(host, driver, built);
-                out.add(Finding.error(FindingId.CUDNN_HANDLE_FAILED, "cudnnCreate failed with status " + status + " " + cause[0],
-                        cause[1]));
-            }
-        }
         return out;
+    }
+
+    /** cudnnCreate's answer: no GPU is said plainly, a failure with a GPU gets its cause. */
+    private static List<Finding> handle(Host host, ProbeResult p, DriverInfo driver) {
+        if (p.handleStatus() == null || p.handleStatus() == 0) {
+            return List.of();
+        }
+        String status = p.handleStatus() + (p.handleStatusName() == null ? "" : " " + p.handleStatusName());
+        if (driver == null || !driver.present()) {
+            return List.of(Finding.info(FindingId.CUDNN_NO_GPU, (driver != null && driver.nvidiaSmi() != null
+                    ? "no usable GPU (nvidia-smi gives no driver version)" : "no NVIDIA driver")
+                    + ", so no cuDNN handle can be made (cudnnCreate returned "
+                    + status + "); the library itself loads and answers"));
+        }
+        CudaVersion built = p.cudartVersion() != null && p.cudartVersion() > 0
+                ? CudaVersion.fromCudartNumber(p.cudartVersion()) : null;
+        String[] cause = DriverFit.handleCause(host, driver, built);
+        return List.of(Finding.error(FindingId.CUDNN_HANDLE_FAILED, "cudnnCreate failed with status " + status + " " + cause[0],
+                cause[1]));
     }
 
     /**
      * Why the child died, by signal: SIGBUS or SIGSEGV while the loader was mapping a file is a
      * damaged (cut short) or foreign file, named; SIGABRT is cuDNN's own abort() with its message.
      */
-    static Finding crashFinding(ProbeResult p, String reinstall) {
+    static Finding crashFinding(ProbeResult p) {
         ProbeResult.Crash c = p.crash();
         String said = p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\"";
         if (p.timedOut()) {
             return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process did not answer within "
-                            + ProbeRunner.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
-                    "a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + reinstall);
+                            + Prober.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
+                    Fix.reinstall("a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + REINSTALL));
         }
         String signal = c == null ? null : c.signal();
         if (c != null && c.loading() != null && signal != null && !signal.equals("SIGABRT")) {
@@ -125,23 +155,23 @@ public final class ProbeCheck {
                             + c.loading() + (c.frame() == null ? "" : " (problematic frame: " + c.frame() + ")")
                             + ": the file is damaged (cut short) or not a library for this machine"
                             + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
-                    "replace " + c.loading() + ": " + reinstall);
+                    Fix.reinstall("replace " + c.loading() + ": " + REINSTALL));
         }
         if ("SIGABRT".equals(signal)) {
             return Finding.error(FindingId.CUDNN_LOAD_FAILED, "cuDNN aborted the probe process (SIGABRT, exit status " + p.childExit() + ")"
                             + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
-                    "a sub-library is missing or from another release (the message above names it): " + reinstall);
+                    Fix.reinstall("a sub-library is missing or from another release (the message above names it): " + REINSTALL));
         }
         if (signal != null) {
             return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process crashed with " + signal
                             + (c.frame() == null ? "" : " in " + c.frame())
                             + (p.lastCall() == null ? "" : " while calling " + p.lastCall())
                             + (c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog()),
-                    "the library crashes when called: " + reinstall + "; if it persists, update the NVIDIA driver");
+                    Fix.reinstall("the library crashes when called: " + REINSTALL + "; if it persists, update the NVIDIA driver"));
         }
         return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process ended with exit status " + p.childExit()
                         + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
-                "a sub-library is missing or from another release (the message above names it): " + reinstall);
+                Fix.reinstall("a sub-library is missing or from another release (the message above names it): " + REINSTALL));
     }
 
     private static boolean denied(String loaderError) {
@@ -149,11 +179,7 @@ public final class ProbeCheck {
     }
 
     static boolean sameFile(Host host, String a, String b) {
-        try {
-            return host.path(a).toRealPath().equals(host.path(b).toRealPath());
-        } catch (IOException | RuntimeException e) {
-            return host.samePath(host.path(a), host.path(b));
-        }
+        return host.sameFile(host.path(a), host.path(b));
     }
 
     /** The one-line summary finding of a working install. */
@@ -171,11 +197,11 @@ public final class ProbeCheck {
      * confirm it answers with the archive's version. Skipped where it cannot run (another OS's
      * archive, a target not on this machine's file system).
      */
-    public static PostInstallCheck forInstall(Host host, ProbeRunner runner) {
+    public static PostInstallCheck forInstall(Host host, Prober runner) {
         return (target, report) -> afterInstall(host, runner, target, report);
     }
 
-    static List<Finding> afterInstall(Host host, ProbeRunner runner, InstallTarget target, ArchiveReport report) {
+    static List<Finding> afterInstall(Host host, Prober runner, InstallTarget target, ArchiveReport report) {
         ArchiveName n = report.name();
         if (n.os() != host.os() || !PlatformFiles.openableByName(target.root())) {
             return List.of(Finding.info(FindingId.INSTALL_PROBE_SKIPPED, "the installed library was not loaded: "
@@ -191,7 +217,7 @@ public final class ProbeCheck {
         List<Finding> out = new ArrayList<>();
         for (Finding f : findings(host, p, n.version().release(), null, false)) {
             boolean blocking = f.is(FindingId.CUDNN_LOAD_FAILED) || f.is(FindingId.CUDNN_HEADER_LIBRARY_MISMATCH);
-            out.add(blocking || !f.isError() ? f : new Finding(f.id(), Severity.WARN, f.message(), f.fix()));
+            out.add(blocking || !f.isError() ? f : new Finding(f.id(), Severity.WARN, f.message(), f.remedy()));
         }
         if (p.versionString() != null && !Finding.anyError(out)) {
             out.add(Finding.info(FindingId.INSTALL_PROBE_OK, "the installed library answers cudnnGetVersion = " + p.version()

@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Text;
@@ -112,6 +114,6 @@ final class TorchLoad {
     }
 
     private static boolean same(Host host, Path a, Path b) {
-        return LoaderPath.sameFile(a, b) || host.samePath(a.toAbsolutePath().normalize(), b.toAbsolutePath().normalize());
+        return host.sameFile(a, b);
     }
 }

@@ -1,12 +1,15 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.probe.ProbeResult;
 import java.util.List;
 
 /**

@@ -13,9 +13,10 @@ import com.tngtech.archunit.lang.CompositeArchRule;
 import org.junit.jupiter.api.Test;
 
 /**
- * The house keeps its shape (issue 9 D): cli -> verify -> install/probe -> host -> archive ->
- * the core types in dev.cudnntool. A lower package never uses an upper one; install and probe
- * sit side by side. Inside a capability the port or engine sits at the package root and its parts in
+ * The house keeps its shape (issue 9 D, #29): cli -> verify -> install -> probe -> diagnosis -> target -> host
+ * -> archive -> the core types in dev.cudnntool. A lower package never uses an upper one. The facts verify
+ * and install's preflight judge are gathered once in diagnosis; probe implements diagnosis's Prober and
+ * is reached only by cli, which wires it in (neither verify nor install imports it). Inside a capability the port or engine sits at the package root and its parts in
  * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
  * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers.
  * The target (its layout, state, journal and file port) sits below both install and verify. The core types use nothing of the tool.
@@ -26,17 +27,19 @@ class LayeringTest {
             .layer("verify").definedBy("dev.cudnntool.verify..")
             .layer("install").definedBy("dev.cudnntool.install..")
             .layer("probe").definedBy("dev.cudnntool.probe..")
+            .layer("diagnosis").definedBy("dev.cudnntool.diagnosis..")
             .layer("target").definedBy("dev.cudnntool.target..")
             .layer("host").definedBy("dev.cudnntool.host..")
             .layer("archive").definedBy("dev.cudnntool.archive..")
             .layer("core").definedBy("dev.cudnntool")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
             .whereLayer("verify").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "verify", "probe")
-            .whereLayer("probe").mayOnlyBeAccessedByLayers("cli", "verify", "install")
-            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "verify", "install")
-            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target")
-            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target", "host")
+            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "verify")
+            .whereLayer("probe").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("diagnosis").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe")
+            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "verify", "install", "diagnosis")
+            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "diagnosis", "target")
+            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "diagnosis", "target", "host")
             .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(

@@ -1,5 +1,7 @@
 package dev.cudnntool.real;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +13,6 @@ import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.SystemProcessRunner;
-import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;

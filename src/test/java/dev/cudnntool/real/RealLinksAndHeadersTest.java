@@ -1,5 +1,7 @@
 package dev.cudnntool.real;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +52,7 @@ class RealLinksAndHeadersTest {
                 java.util.List.of()).isEmpty(), "a machine without the NVIDIA driver library");
         Path lib = tmp.resolve("lib");
         RealCudnn.layOut(9, lib, tmp.resolve("include"));
-        dev.cudnntool.probe.ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new dev.cudnntool.host.SystemProcessRunner(),
+        ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new dev.cudnntool.host.SystemProcessRunner(),
                 dev.cudnntool.probe.ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, java.util.List.of());
         assertTrue(p.handleStatus() != null && p.handleStatus() != 0, p.toString());
         dev.cudnntool.host.DriverInfo r580 = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",

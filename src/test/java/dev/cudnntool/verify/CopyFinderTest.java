@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +11,6 @@ import dev.cudnntool.Severity;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
-import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;

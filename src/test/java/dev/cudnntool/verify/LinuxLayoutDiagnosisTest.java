@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import static dev.cudnntool.verify.LinuxDiagnosisTest.all;
 import static dev.cudnntool.verify.LinuxDiagnosisTest.find;
 import static dev.cudnntool.verify.LinuxDiagnosisTest.none;

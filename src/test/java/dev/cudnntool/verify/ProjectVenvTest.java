@@ -1,5 +1,8 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.diagnosis.ProbeResult;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +10,6 @@ import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.SystemProcessRunner;
-import dev.cudnntool.probe.ProbeResult;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.RealCudnn;

@@ -56,7 +56,7 @@ public final class Render {
         if (r.target() != null && r.target().kind() == dev.cudnntool.target.InstallTarget.Kind.PREFIX) {
             out.println("prefix    " + r.target().root());
         }
-        long elsewhere = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET).count();
+        long elsewhere = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET).count();
         out.println("cuDNN     " + (r.cudnn() == null ? (elsewhere == 0 ? "none found" : "none in " + (r.target() == null ? "a toolkit"
                 : "the target") + "; " + elsewhere + " cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed below)") : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
                 + (r.cudnn().headerVersion() == null ? "" : ", header " + r.cudnn().headerVersion())));
@@ -73,7 +73,7 @@ public final class Render {
         if (!r.ok()) {
             // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
             long own = r.findings().stream().filter(Finding::isError).count();
-            long inCopies = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET)
+            long inCopies = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET)
                     .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
             verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
                     + " in other cuDNN copies, listed under them)") + " (exit 1)";
@@ -147,7 +147,7 @@ public final class Render {
 
     public static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
         boolean all = r.copies().stream().anyMatch(c -> !c.findings().isEmpty());
-        boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != dev.cudnntool.verify.CudnnCopy.Origin.TARGET);
+        boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET);
         if (r.copies().size() < 2 && !all && !elsewhere) {
             return;
         }

@@ -1,5 +1,7 @@
 package dev.cudnntool.cli.view;
 
+import dev.cudnntool.diagnosis.CudnnCopy;
+
 import dev.cudnntool.Finding;
 import dev.cudnntool.Text;
 import dev.cudnntool.cli.VersionProvider;
@@ -7,7 +9,6 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.owner.Owner;
-import dev.cudnntool.verify.CudnnCopy;
 import dev.cudnntool.verify.VerifyReport;
 import java.util.ArrayList;
 import java.util.List;

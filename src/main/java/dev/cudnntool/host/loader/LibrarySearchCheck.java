@@ -3,6 +3,7 @@ package dev.cudnntool.host.loader;
 import dev.cudnntool.host.Host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
@@ -47,7 +48,7 @@ public final class LibrarySearchCheck {
         String soname = major == 0 ? null : host.windows() ? "cudnn64_" + major + ".dll" : "libcudnn.so." + major;
         Optional<LoaderPath.Hit> byName = soname == null ? Optional.empty()
                 : LoaderPath.find(host, cache, soname, List.of(), List.of());
-        if (targetIndex < 0 && byName.isPresent() && LoaderPath.sameFile(byName.get().file(), runtimeDir.resolve(soname))) {
+        if (targetIndex < 0 && byName.isPresent() && host.sameFile(byName.get().file(), runtimeDir.resolve(soname))) {
             // the very file, reached through another folder (lib64 of per-file links into targets/<cpu>/lib): on the path
             int at = LoaderPath.indexOf(host, order, byName.get().file().getParent());
             targetIndex = at >= 0 ? at : order.size();
@@ -66,7 +67,7 @@ public final class LibrarySearchCheck {
         if (targetIndex == -1) {
             findings.add(Finding.warn(FindingId.SEARCH_PATH_MISSING, runtimeDir + " is not on the library search path ("
                             + (host.windows() ? "PATH" : "LD_LIBRARY_PATH or /etc/ld.so.cache") + "), so programs will not find cuDNN there",
-                    fixLine(host, runtimeDir)));
+                    Fix.reinstall(fixLine(host, runtimeDir))));
         }
         List<CudnnCopy> copies = new ArrayList<>();
         List<Path> dirs = new ArrayList<>(order);
@@ -79,7 +80,7 @@ public final class LibrarySearchCheck {
             seen.add(dir);
             int idx = LoaderPath.indexOf(host, order, dir);
             for (Found f : mainLibraries(host, dir)) {
-                if (LoaderPath.sameFile(f.path, runtimeDir.resolve(f.path.getFileName().toString()))) {
+                if (host.sameFile(f.path, runtimeDir.resolve(f.path.getFileName().toString()))) {
                     continue; // the target's own file reached another way (a lib64 of per-file links, a bind mount)
                 }
                 boolean sameMajor = major == 0 || f.major == null || f.major == major;
@@ -203,14 +204,14 @@ public final class LibrarySearchCheck {
             return n.get().version().toString();
         }
         try {
-            if (Files.isSymbolicLink(lib)) {
-                Path target = lib.getParent().resolve(Files.readSymbolicLink(lib)).toRealPath();
+            if (Files.isSymbolicLink(lib) && Files.exists(lib)) { // a dangling link has no version to tell
+                Path target = host.realPath(lib);
                 Optional<LibraryName> t = LibraryName.parse(target.getFileName().toString());
                 if (t.isPresent() && t.get().version() != null) {
                     return t.get().version().toString();
                 }
             }
-        } catch (IOException | RuntimeException ignored) {
+        } catch (RuntimeException ignored) {
             // a dangling link: no version to tell
         }
         for (Path s : siblings) {

@@ -1,5 +1,6 @@
 package dev.cudnntool.host.loader;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -341,9 +342,9 @@ public final class LoaderPath {
 
     /** The line that names {@code dir} (or the folder it links to). */
     public static Optional<ConfLine> confLine(Host host, List<ConfLine> lines, Path dir) {
-        Path real = realOrSelf(dir);
+        Path real = host.realPath(dir);
         for (ConfLine c : lines) {
-            if (host.samePath(c.dir(), dir) || host.samePath(realOrSelf(c.dir()), real)) {
+            if (host.samePath(c.dir(), dir) || host.samePath(host.realPath(c.dir()), real)) {
                 return Optional.of(c);
             }
         }
@@ -355,28 +356,15 @@ public final class LoaderPath {
      * resolved; the kernel bounds the hops) or the same file key (a bind mount, a second name).
      */
     public static int indexOf(Host host, List<Path> dirs, Path dir) {
-        Path real = realOrSelf(dir);
+        Path real = host.realPath(dir);
         Object key = fileKey(dir);
         for (int i = 0; i < dirs.size(); i++) {
             Path d = dirs.get(i);
-            if (host.samePath(d, dir) || host.samePath(realOrSelf(d), real) || key != null && key.equals(fileKey(d))) {
+            if (host.samePath(d, dir) || host.samePath(host.realPath(d), real) || key != null && key.equals(fileKey(d))) {
                 return i;
             }
         }
         return -1;
-    }
-
-    /**
-     * Whether two paths lead to one file through links (their real paths are equal); false when
-     * either is missing. Hard links are not followed here: two folders holding hard links of one
-     * file are two copies (installed apart, removed apart), as the loader's $ORIGIN sees them.
-     */
-    public static boolean sameFile(Path a, Path b) {
-        try {
-            return Files.exists(a) && Files.exists(b) && a.toRealPath().equals(b.toRealPath());
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     private static Object fileKey(Path p) {
@@ -387,11 +375,4 @@ public final class LoaderPath {
         }
     }
 
-    static Path realOrSelf(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
-    }
 }

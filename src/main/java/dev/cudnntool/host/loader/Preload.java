@@ -1,5 +1,6 @@
 package dev.cudnntool.host.loader;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -157,6 +158,6 @@ public final class Preload {
     }
 
     private static boolean sameFile(Path a, Path b) {
-        return LoaderPath.sameFile(a, b) || a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        return RealPaths.sameFile(a, b, false);
     }
 }

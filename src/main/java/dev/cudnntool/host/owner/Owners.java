@@ -1,5 +1,6 @@
 package dev.cudnntool.host.owner;
 
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.host.TrustedPrograms;
@@ -66,13 +67,9 @@ public final class Owners {
     private static List<Path> forms(Path file) {
         List<Path> out = new ArrayList<>();
         out.add(file.toAbsolutePath().normalize());
-        try {
-            Path real = file.toRealPath();
-            if (!real.equals(out.get(0))) {
-                out.add(real);
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // a dangling link: only its own path
+        Path real = RealPaths.real(file); // a dangling link: its own path, so only that
+        if (!real.equals(out.get(0))) {
+            out.add(real);
         }
         return out;
     }

@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
@@ -84,7 +84,7 @@ public final class CopyFinder {
         List<Path> seen = new ArrayList<>();
         for (Place place : places) {
             for (Path lib : mainLibraries(host, place.dir())) {
-                Path real = real(lib);
+                Path real = host.realPath(lib);
                 if (seen.stream().anyMatch(s -> host.samePath(s, real))) {
                     continue;
                 }
@@ -95,45 +95,10 @@ public final class CopyFinder {
                     version = headerVersion(host, place.includeDir(), major).map(CudnnVersion::toString).orElse(version);
                 }
                 Optional<Path> winner = winners.computeIfAbsent(major, m -> LoaderPath.find(host, cache, bareName(host, m),
-                        List.of(), List.of()).map(h -> real(h.file())));
+                        List.of(), List.of()).map(h -> host.realPath(h.file())));
                 boolean wins = winner.isPresent() && host.samePath(winner.get(), real);
                 out.add(new CudnnCopy(lib.toString(), major, version, place.origin(), wins, place.includeDir(), List.of()));
             }
-        }
-        return out;
-    }
-
-    /**
-     * Which copy a program loading cuDNN by name gets, and for each Python site-packages with
-     * PyTorch, which copy PyTorch really loads ({@link TorchLoad}: its own DT_RPATH or DT_RUNPATH
-     * in the loader's order).
-     */
-    public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
-        List<Finding> out = new ArrayList<>();
-        boolean inTarget = copies.stream().anyMatch(c -> c.origin() == CudnnCopy.Origin.TARGET);
-        if (!inTarget && !copies.isEmpty()) {
-            // the only cuDNN is elsewhere (conda, pip, another toolkit): say so, in the text and the JSON alike
-            List<String> each = copies.stream().map(c -> c.path() + " (" + c.origin().label() + (c.version() == null ? ""
-                    : ", cuDNN " + c.version()) + (c.winsByName() ? ", what a program loading " + bareName(host, c.major())
-                    + " by name gets" : "") + ")").toList();
-            out.add(Finding.info(FindingId.CUDNN_COPIES, "no cuDNN in the target, but " + copies.size() + " cuDNN "
-                    + (copies.size() == 1 ? "copy" : "copies") + " elsewhere on this machine: " + String.join("; ", each)
-                    + "; not checked here (verify --all checks " + (copies.size() == 1 ? "it" : "each") + ")"));
-        }
-        for (CudnnCopy c : copies) {
-            if (inTarget && c.winsByName() && copies.size() > 1) {
-                out.add(Finding.info(FindingId.CUDNN_COPIES, copies.size() + " cuDNN copies on this machine; a program loading "
-                        + bareName(host, c.major()) + " by name gets " + c.path() + " (" + c.origin().label()
-                        + (c.version() == null ? "" : ", cuDNN " + c.version()) + ")"));
-            }
-        }
-        LdSoCache cache = null;
-        for (Path site : sitePackages(host)) {
-            if (!Files.isDirectory(site.resolve("torch"))) {
-                continue;
-            }
-            cache = cache != null ? cache : host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
-            out.add(TorchLoad.finding(host, site, copies, cache));
         }
         return out;
     }
@@ -144,7 +109,7 @@ public final class CopyFinder {
      * where people copy cuDNN even when {@code lib64} is a separate folder, not the usual link to it.
      * Only folders that exist; another CPU's targets (cross-compilation) are not this machine's.
      */
-    static List<Path> targetLibDirs(Host host, Path toolkitRoot) {
+    public static List<Path> targetLibDirs(Host host, Path toolkitRoot) {
         List<Path> out = new ArrayList<>();
         if (host.windows()) {
             return out;
@@ -164,7 +129,7 @@ public final class CopyFinder {
         return out;
     }
 
-    static String bareName(Host host, int major) {
+    public static String bareName(Host host, int major) {
         return host.windows() ? CudnnComponents.windowsDll("cudnn", major) : CudnnComponents.linuxSoname("cudnn", major);
     }
 
@@ -194,7 +159,7 @@ public final class CopyFinder {
     }
 
     /** The main library of each major in a folder (the soname, else the first name of that major). */
-    static List<Path> mainLibraries(Host host, Path dir) {
+    public static List<Path> mainLibraries(Host host, Path dir) {
         List<Path> out = new ArrayList<>();
         if (dir == null || !Files.isDirectory(dir)) {
             return out;
@@ -218,7 +183,7 @@ public final class CopyFinder {
     }
 
     /** Python site-packages folders under the usual roots. */
-    static List<Path> sitePackages(Host host) {
+    public static List<Path> sitePackages(Host host) {
         List<Path> out = new ArrayList<>();
         List<Path> envs = new ArrayList<>(condaEnvs(host));
         envs.addAll(0, projectVenvs(host));
@@ -266,7 +231,7 @@ public final class CopyFinder {
      * The site-packages of the active Python environment: VIRTUAL_ENV's, else CONDA_PREFIX's, else a project's
      * {@code .venv} (what uv and poetry run in), else the user's and the system's (never another conda environment).
      */
-    static List<Path> activeSitePackages(Host host) {
+    public static List<Path> activeSitePackages(Host host) {
         List<Path> all = sitePackages(host);
         List<Path> roots = new ArrayList<>();
         for (String var : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
@@ -293,7 +258,7 @@ public final class CopyFinder {
      * uv's and poetry's in-project environment) in the current folder or one of its parents, as uv finds
      * it; only a folder with the {@code pyvenv.cfg} every virtual environment has.
      */
-    static List<Path> projectVenvs(Host host) {
+    public static List<Path> projectVenvs(Host host) {
         List<Path> out = new ArrayList<>();
         Path dir;
         try {
@@ -311,7 +276,7 @@ public final class CopyFinder {
     }
 
     /** $CONDA_PREFIX, the base installs under the home folder, and their envs/*. */
-    static List<Path> condaEnvs(Host host) {
+    public static List<Path> condaEnvs(Host host) {
         List<Path> out = new ArrayList<>();
         String prefix = host.env("CONDA_PREFIX");
         if (prefix != null) {
@@ -352,12 +317,4 @@ public final class CopyFinder {
         return out;
     }
 
-    /** The file's real path, or its absolute normal path when it cannot be resolved (a dangling link). */
-    static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
-    }
 }

@@ -1,4 +1,5 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;

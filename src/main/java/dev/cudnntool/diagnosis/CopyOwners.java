@@ -1,6 +1,5 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
 
-import dev.cudnntool.Finding;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.owner.Owner;
@@ -19,17 +18,17 @@ import java.util.List;
 /**
  * The owner of each copy (#19 item 19): this tool when an install record in a state folder above the
  * copy lists the file; else the package manager whose records list it ({@link Owners}); else none.
- * And the rule that follows from it: a fix never says "reinstall with cudnn-install" for files a
- * package manager answers for; it gives that manager's own command.
+ * What follows from it (a fix for files a package manager answers for gives that manager's own
+ * command) is verify's {@code OwnersFixes}.
  */
-final class CopyOwners {
+public final class CopyOwners {
     /** How far above a copy's folder a state folder is looked for (lib64, targets/x86_64-linux/lib, bin/12.6/x64). */
     static final int STATE_LEVELS = 4;
 
     private CopyOwners() {
     }
 
-    static List<CudnnCopy> attach(Host host, List<CudnnCopy> copies) {
+    public static List<CudnnCopy> attach(Host host, List<CudnnCopy> copies) {
         Owners owners = new Owners(host);
         List<CudnnCopy> out = new ArrayList<>();
         for (CudnnCopy c : copies) {
@@ -52,7 +51,7 @@ final class CopyOwners {
                 for (InstallRecord r : reader.records()) {
                     for (InstallRecord.InstalledFile f : r.installed() == null ? List.<InstallRecord.InstalledFile>of() : r.installed()) {
                         Path p = paths.resolve(f.path());
-                        if (host.samePath(p, lib) || LoaderPath.sameFile(p, lib)) {
+                        if (host.sameFile(p, lib)) {
                             return true;
                         }
                     }
@@ -63,22 +62,5 @@ final class CopyOwners {
             return false;
         }
         return false;
-    }
-
-    /** Findings about a copy owned by a package manager, with every cudnn-install fix replaced by the owner's command. */
-    static List<Finding> ownersFixes(List<Finding> findings, Owner owner) {
-        if (owner == null || !owner.packageManager()) {
-            return findings;
-        }
-        List<Finding> out = new ArrayList<>();
-        for (Finding f : findings) {
-            if (f.fix() != null && f.fix().contains("cudnn-install")) {
-                out.add(new Finding(f.id(), f.severity(), f.message(), "these files belong to " + owner.describe()
-                        + ", so put them back with its own command (not cudnn-install): " + owner.reinstallCommand()));
-            } else {
-                out.add(f);
-            }
-        }
-        return out;
     }
 }

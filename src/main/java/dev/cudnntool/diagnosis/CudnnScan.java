@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.archive.CudnnComponents;
@@ -75,14 +75,14 @@ public final class CudnnScan {
         String headerFile = null;
         for (String h : CudnnComponents.headers(major)) {
             // NVIDIA's Debian layout counts (include/<multiarch>/cudnn_v9.h); a dangling link is said by HeaderFiles
-            if (HeaderFiles.find(host, includeDir, h, major).isEmpty() && !HeaderFiles.dangling(includeDir.resolve(h))) {
+            if (HeaderLookup.find(host, includeDir, h, major).isEmpty() && !HeaderLookup.dangling(includeDir.resolve(h))) {
                 missing.add("include/" + h);
             }
         }
-        Path vh = HeaderFiles.find(host, includeDir, CudnnComponents.versionHeader(major), major)
+        Path vh = HeaderLookup.find(host, includeDir, CudnnComponents.versionHeader(major), major)
                 .orElse(includeDir.resolve(CudnnComponents.versionHeader(major)));
         try {
-            if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(vh.toRealPath())) {
+            if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(host.realPath(vh))) {
                 header = HeaderVersion.parse(BoundedFiles.readString(vh, BoundedFiles.TEXT,
                         java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
                 headerFile = vh.toString();

@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * newest of the same major) is told with the {@code PATH} line and the {@code CUDNN_PATH} / CMake
  * hints a build needs. The newest {@value #MAX_FOLDERS} release and CUDA folders are kept.
  */
-final class WindowsInstallerLayout {
+public final class WindowsInstallerLayout {
     static final int MAX_FOLDERS = 64;
     /** Matching folders looked at before the newest {@value #MAX_FOLDERS} are kept (every name fits the patterns' digits). */
     static final int MAX_SCANNED = 4096;
@@ -34,7 +34,7 @@ final class WindowsInstallerLayout {
     private static final Pattern CUDA = Pattern.compile("\\d{1,2}\\.\\d{1,2}");
 
     /** One CUDA folder of one installed release: where its DLLs, headers and import library are. */
-    record Folder(Path release, String cuda, Path bin, Path include, Path lib) {
+    public record Folder(Path release, String cuda, Path bin, Path include, Path lib) {
         CudaVersion cudaVersion() {
             return CudaVersion.parse(cuda).orElseThrow();
         }
@@ -49,7 +49,7 @@ final class WindowsInstallerLayout {
     }
 
     /** Every CUDA folder of every installed release, newest release first, newest CUDA first. */
-    static List<Folder> folders(Host host) {
+    public static List<Folder> folders(Host host) {
         List<Folder> out = new ArrayList<>();
         if (!host.windows()) {
             return out;
@@ -81,7 +81,7 @@ final class WindowsInstallerLayout {
      * {@code cudnn.installer}: info naming the folder for the toolkit, its PATH line and build hints (and whether
      * it is on PATH); a warning when the installer holds no folder for the toolkit's CUDA major.
      */
-    static List<Finding> findings(Host host, Toolkit toolkit) {
+    public static List<Finding> findings(Host host, Toolkit toolkit) {
         List<Folder> folders = folders(host);
         List<Finding> out = new ArrayList<>();
         if (folders.isEmpty()) {

@@ -1,0 +1,122 @@
+package dev.cudnntool.diagnosis;
+
+import dev.cudnntool.Arch;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.Platform;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.host.loader.LibrarySearchCheck;
+import dev.cudnntool.target.InstallTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiPredicate;
+
+/**
+ * Gathers a {@link Diagnosis} once. Where cuDNN is comes first (cheap); the probe child then starts at
+ * once and runs while this process asks nvidia-smi, reads the search path and looks for other copies:
+ * the two processes overlap.
+ */
+public final class DiagnosisCollector {
+    private final Host host;
+    private final Prober probe;
+
+    /** @param probe null to load nothing (--no-probe) */
+    public DiagnosisCollector(Host host, Prober probe) {
+        this.host = host;
+        this.probe = probe;
+    }
+
+    /**
+     * @param loadable whether the scanned files may be loaded (a damaged image or another CPU's build would
+     *                 kill the probe inside the loader); false starts no probe
+     */
+    public Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable) {
+        Platform platform = Platform.detect(host);
+        ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locate(host, q.cudaPath(), null);
+        Toolkit toolkit = located == null ? null : located.chosen();
+        InstallTarget target = target(q, toolkit);
+        Folders folders = target == null ? new Folders(List.of(), null, null) : folders(target);
+        InstalledCudnn cudnn = target == null ? null : CudnnScan.scan(host, folders.runtime(), folders.include(), folders.imports(),
+                q.expect() == null ? 0 : q.expect().major()).orElse(null);
+        String bareName = cudnn == null ? null : host.windows() ? CudnnComponents.windowsDll("cudnn", cudnn.major())
+                : CudnnComponents.linuxSoname("cudnn", cudnn.major());
+        boolean safe = cudnn != null && loadable.test(cudnn, toolkit);
+        CompletableFuture<ProbeResult> probing = safe && probe != null
+                ? CompletableFuture.supplyAsync(() -> probe.probe(cudnn.mainLibrary(), bareName, cudnn.subLibraries())) : null;
+        // While the probe child loads cuDNN (tens of ms), do here what does not need its answer.
+        DriverCheck.Result driver = DriverCheck.check(host, platform, null);
+        LibrarySearchCheck.Result search = cudnn == null ? null
+                : LibrarySearchCheck.check(host, cudnn.runtimeDir(), cudnn.major(), cudnn.headerVersion());
+        List<Toolkit> found = located == null ? List.of() : located.found();
+        List<CudnnCopy> copies = CopyOwners.attach(host, CopyFinder.find(host, cudnn == null ? null : cudnn.runtimeDir(), found));
+        List<Path> environments = q.all() ? CopyFinder.sitePackages(host) : CopyFinder.activeSitePackages(host);
+        if (probing != null) {
+            probe.beforeJoin();
+        }
+        ProbeResult p = probing == null ? null : probing.join();
+        return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
+                bareName, safe, search, p, copies, environments);
+    }
+
+    private InstallTarget target(Diagnosis.Question q, Toolkit toolkit) {
+        if (q.prefix() != null) {
+            return Files.isDirectory(q.prefix()) ? InstallTarget.prefix(q.prefix(), host.os()) : null;
+        }
+        return toolkit == null ? null : InstallTarget.toolkit(toolkit, host.os());
+    }
+
+    /** The target's runtime folders (searched in order), its include folder and its import-library folder. */
+    record Folders(List<Path> runtime, Path include, Path imports) {
+    }
+
+    Folders folders(InstallTarget target) {
+        Path root = target.root();
+        List<Path> runtime = new ArrayList<>();
+        if (target.kind() == InstallTarget.Kind.PREFIX) {
+            // each OS's own folders only: a Linux prefix has no bin/x64 to name in messages
+            for (String d : host.windows() ? List.of("bin/x64", "bin") : List.of("lib", "lib64")) {
+                runtime.add(root.resolve(d));
+            }
+            Path multiarch = root.resolve("lib").resolve(host.arch() == Arch.X86_64 ? "x86_64-linux-gnu" : "aarch64-linux-gnu");
+            if (!host.windows() && Files.isDirectory(multiarch)) {
+                runtime.add(multiarch); // --prefix /usr on Debian/Ubuntu: NVIDIA's packages put cuDNN there
+            }
+            Path x64 = root.resolve("lib").resolve("x64");
+            return new Folders(runtime, root.resolve("include"), Files.isDirectory(x64) ? x64 : root.resolve("lib"));
+        }
+        if (host.windows()) {
+            return new Folders(List.of(root.resolve("bin")), root.resolve("include"), root.resolve("lib").resolve("x64"));
+        }
+        runtime.add(target.linuxLibDir());
+        Path includeDir = root.resolve("include");
+        // cuDNN copied into targets/<cpu>-linux/lib while lib64 is a folder of its own is found there too
+        for (Path d : CopyFinder.targetLibDirs(host, root)) {
+            if (runtime.stream().noneMatch(r -> sameFolder(r, d))) {
+                runtime.add(d);
+                Path inc = d.getParent().resolve("include");
+                if (!Files.isDirectory(includeDir) || Files.isDirectory(inc) && !sameFolder(inc, includeDir)
+                        && !Files.exists(includeDir.resolve("cudnn_version.h")) && Files.exists(inc.resolve("cudnn_version.h"))) {
+                    includeDir = inc;
+                }
+            }
+        }
+        return new Folders(runtime, includeDir, null);
+    }
+
+    private boolean sameFolder(Path a, Path b) {
+        return host.sameFile(a, b);
+    }
+
+    /** The scan of a copy other than the target, read-only: the same scan, in the copy's own folders. */
+    public static Optional<InstalledCudnn> scanCopy(Host host, CudnnCopy copy) {
+        Path lib = host.path(copy.path());
+        return CudnnScan.scan(host, List.of(lib.getParent()),
+                copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir(), null, copy.major());
+    }
+}

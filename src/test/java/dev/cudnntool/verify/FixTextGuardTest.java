@@ -1,0 +1,69 @@
+package dev.cudnntool.verify;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * #29 item 1, the guard over every producer in the source: a string that names cudnn-install in main
+ * code is built as {@code Fix.reinstall}/{@code Fix.tool} (or is the probe's {@code REINSTALL} text), so
+ * no fix that names the tool's command is plain text, which the owner's rule (by kind) would miss.
+ * The few uses that are no finding's fix are listed with their reason.
+ */
+class FixTextGuardTest {
+    /** file name -> why its mention of cudnn-install is no finding's fix. */
+    private static final Map<String, String> NOT_A_FIX = Map.of(
+            "Fetcher.java", "a ToolException's advice for a download behind NVIDIA's login",
+            "Render.java", "the verdict line of an empty target",
+            "OwnersFixes.java", "the owner's command itself says 'not cudnn-install'",
+            "LibrarySearchCheck.java#fixLine", "fixLine's words; its callers wrap it in Fix.reinstall");
+
+    @Test
+    void everyFixNamingCudnnInstallIsBuiltByKind() throws IOException {
+        List<String> bad = new ArrayList<>();
+        int seen = 0;
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).strip();
+                    if (line.startsWith("*") || line.startsWith("/*") || line.startsWith("//") || !literalNames(line)) {
+                        continue;
+                    }
+                    seen++;
+                    String name = f.getFileName().toString();
+                    if (NOT_A_FIX.containsKey(name) || name.equals("LibrarySearchCheck.java") && inFixLine(lines, i)) {
+                        continue;
+                    }
+                    String before = String.join("\n", lines.subList(Math.max(0, i - 3), i + 1));
+                    if (!(before.contains("Fix.reinstall(") || before.contains("Fix.tool(") || before.contains("REINSTALL ="))) {
+                        bad.add(f + ":" + (i + 1) + ": " + line);
+                    }
+                }
+            }
+        }
+        assertTrue(seen >= 15, "the scan reads the sources: " + seen);
+        assertTrue(bad.isEmpty(), "fixes naming cudnn-install as plain text:\n" + String.join("\n", bad));
+    }
+
+    private static boolean literalNames(String line) {
+        int q = line.indexOf('"');
+        return q >= 0 && line.indexOf("cudnn-install", q) > q;
+    }
+
+    private static boolean inFixLine(List<String> lines, int i) {
+        for (int k = i; k >= Math.max(0, i - 8); k--) {
+            if (lines.get(k).contains("static String fixLine(")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
