@@ -123,12 +123,12 @@ public class InstallCommand implements Callable<Integer> {
                 InstallOutcome o = ctx.services().install(!noProbe).dryRunBeforeFetch(req, name, fetched.file()
                         + (fetched.url() == null ? "" : " from " + fetched.url()) + " into " + fetched.path());
                 if (dryRun) {
-                    return InstallView.show(ctx, output, name, true, o, fetched);
+                    return InstallView.show(ctx.screen(output), name, true, o, fetched);
                 }
                 if (o.exit() != ExitCode.OK) {
                     InstallOutcome stopped = new InstallOutcome(o.exit(), o.summary().replace("dry run: would stop: ",
                             "not installed (nothing was fetched): "), null, o.preflight(), null, null, o.findings());
-                    return InstallView.show(ctx, output, name, false, stopped, fetched);
+                    return InstallView.show(ctx.screen(output), name, false, stopped, fetched);
                 }
             }
             if (!dryRun) {
@@ -148,7 +148,7 @@ public class InstallCommand implements Callable<Integer> {
             ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
             InstallOutcome o = service.run(req, bar);
             bar.done();
-            return InstallView.show(ctx, output, name, dryRun, o, fetched);
+            return InstallView.show(ctx.screen(output), name, dryRun, o, fetched);
         }
     }
 

@@ -18,4 +18,9 @@ public record InstallOutcome(@JsonIgnore ExitCode exit, String summary, ArchiveR
     public InstallOutcome {
         findings = List.copyOf(findings);
     }
+
+    /** The first error of {@code findings} as "id: message", else {@code fallback}. */
+    static String firstError(List<Finding> findings, String fallback) {
+        return findings.stream().filter(Finding::isError).map(f -> f.id() + ": " + f.message()).findFirst().orElse(fallback);
+    }
 }

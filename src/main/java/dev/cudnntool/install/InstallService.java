@@ -109,7 +109,7 @@ public final class InstallService {
      */
     private ToolException hostOrTargetStop(Preflight pf, ArchiveName name, List<Finding> findings) {
         if (!pf.ready()) {
-            return new ToolException(ExitCode.HOST_NOT_READY, firstError(findings, "the host is not ready"), "");
+            return new ToolException(ExitCode.HOST_NOT_READY, InstallOutcome.firstError(findings, "the host is not ready"), "");
         }
         try {
             checks.checkTargetFreeWithoutLock(pf.target());
@@ -147,7 +147,7 @@ public final class InstallService {
         findings.addAll(0, report.findings());
         if (stop == null && !report.acceptable()) {
             stop = ExitCode.ARCHIVE_REJECTED;
-            stopWhy = firstError(report.findings(), "the archive is not usable");
+            stopWhy = InstallOutcome.firstError(report.findings(), "the archive is not usable");
         }
         InstallPlan plan = null;
         if (pf.target() != null) {
@@ -192,7 +192,7 @@ public final class InstallService {
     private InstallOutcome install(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
                                    ArchiveDigest digest) {
         if (!pf.ready()) {
-            return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + firstError(pf.findings(), "the host is not ready"),
+            return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + InstallOutcome.firstError(pf.findings(), "the host is not ready"),
                     null, pf, null, null, pf.findings());
         }
         InstallTarget t = pf.target();
@@ -268,23 +268,6 @@ public final class InstallService {
         if (stateCreated) {
             StateFolder.at(state).tidy(ops, true); // nothing of cuDNN's was changed; an empty folder may stay
         }
-        removeEmpty(ops, createdRoots);
-    }
-
-    /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
-    static void removeEmpty(FileOps ops, List<Path> created) {
-        try {
-            for (int i = created.size() - 1; i >= 0; i--) {
-                if (JournalRunner.isEmptyDir(created.get(i))) {
-                    ops.delete(created.get(i));
-                }
-            }
-        } catch (IOException ignored) {
-            // an empty folder may stay
-        }
-    }
-
-    static String firstError(List<Finding> findings, String fallback) {
-        return findings.stream().filter(Finding::isError).map(f -> f.id() + ": " + f.message()).findFirst().orElse(fallback);
+        InstallTransaction.removeEmpty(ops, createdRoots);
     }
 }

@@ -106,7 +106,7 @@ final class InstallTransaction {
         if (!report.acceptable()) {
             cleanupStaging();
             return new InstallOutcome(ExitCode.ARCHIVE_REJECTED,
-                    "not installed: " + InstallService.firstError(report.findings(), "the archive is not usable"), report, pf,
+                    "not installed: " + InstallOutcome.firstError(report.findings(), "the archive is not usable"), report, pf,
                     null, null, findings);
         }
         InstallPlan plan;
@@ -161,7 +161,7 @@ final class InstallTransaction {
         findings.addAll(verification);
         if (Finding.anyError(verification)) {
             return undo(journal, findings, report, plan, "the installed cuDNN failed verification ("
-                    + InstallService.firstError(verification, "") + ")", true);
+                    + InstallOutcome.firstError(verification, "") + ")", true);
         }
         try {
             runner.deleteTree(staging);
@@ -232,7 +232,7 @@ final class InstallTransaction {
             return;
         }
         if (folder.tidy(ops, run.stateCreated())) {
-            InstallService.removeEmpty(ops, run.createdRoots());
+            removeEmpty(ops, run.createdRoots());
         }
     }
 
@@ -319,6 +319,19 @@ final class InstallTransaction {
     private void mkdirs(Path dir) throws IOException {
         for (Path d : missingDirs(dir)) {
             ops.createDirectory(d);
+        }
+    }
+
+    /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
+    static void removeEmpty(FileOps ops, List<Path> created) {
+        try {
+            for (int i = created.size() - 1; i >= 0; i--) {
+                if (JournalRunner.isEmptyDir(created.get(i))) {
+                    ops.delete(created.get(i));
+                }
+            }
+        } catch (IOException ignored) {
+            // an empty folder may stay
         }
     }
 }

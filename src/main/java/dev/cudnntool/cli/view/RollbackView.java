@@ -1,7 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -20,11 +18,11 @@ public final class RollbackView {
     private RollbackView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, boolean dryRun, RollbackOutcome o) {
-        if (output.json()) {
+    public static int show(Screen ctx, boolean dryRun, RollbackOutcome o) {
+        if (ctx.json()) {
             Json.print(ctx.out(), json(o, dryRun));
         } else {
-            if (dryRun || output.verbose()) {
+            if (dryRun || ctx.verbose()) {
                 for (var s : o.steps()) {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
@@ -49,8 +47,8 @@ public final class RollbackView {
         return doc;
     }
 
-    public static int list(ToolContext ctx, OutputOptions output, InstallTarget t, List<RollbackService.Entry> entries) {
-        if (output.json()) {
+    public static int list(Screen ctx, InstallTarget t, List<RollbackService.Entry> entries) {
+        if (ctx.json()) {
             var doc = Json.document("rollback", 0);
             doc.put("target", t.root().toString());
             Json.put(doc, "installs", entries);
