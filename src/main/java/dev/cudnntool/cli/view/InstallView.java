@@ -6,14 +6,19 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.InstallRun;
 import dev.cudnntool.install.Preflight;
 import dev.cudnntool.host.fetch.ReleaseFetch;
 
 /** What {@code cudnn install} prints: the JSON document (README, "JSON output") or the text, and the exit code. */
 public final class InstallView {
     private InstallView() {
+    }
+
+    /** {@code cudnn install}'s result: what it fetched (--release), how the install ended, and the exit code. */
+    public static int show(Screen ctx, InstallRun run) {
+        return show(ctx, run.name(), run.dryRun(), run.outcome(), run.fetched());
     }
 
     public static int show(Screen ctx, ArchiveName name, boolean dryRun, InstallOutcome o) {
@@ -43,7 +48,7 @@ public final class InstallView {
     public static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name, ReleaseFetch fetched) {
         var doc = Json.document("install", o.exit().code());
         doc.put("dryRun", dryRun);
-        doc.put("changed", AlreadyInstalled.changed(o, dryRun));
+        doc.put("changed", o.changed(dryRun));
         doc.put("summary", o.summary());
         if (fetched != null) {
             Json.put(doc, "fetch", fetched); // --release only: what was fetched (or would be), and where it lies

@@ -4,7 +4,6 @@ package dev.cudnntool.cli.view;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
-import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
 import dev.cudnntool.target.InstallTarget;
@@ -37,7 +36,7 @@ public final class RollbackView {
     public static ObjectNode json(RollbackOutcome o, boolean dryRun) {
         var doc = Json.document("rollback", o.exit().code());
         doc.put("dryRun", dryRun);
-        doc.put("changed", AlreadyInstalled.changed(o, dryRun));
+        doc.put("changed", o.changed(dryRun));
         doc.put("summary", o.summary());
         doc.put("installId", o.installId());
         doc.put("version", o.version());
