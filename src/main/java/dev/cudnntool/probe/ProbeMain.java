@@ -45,7 +45,7 @@ public final class ProbeMain {
     private final List<String> subs;
     private NativeLoader.Opened main;
 
-    private ProbeMain(NativeLoader loader, String library, String name, List<String> subs) {
+    ProbeMain(NativeLoader loader, String library, String name, List<String> subs) {
         this.loader = loader;
         this.library = library;
         this.name = name;
