@@ -153,7 +153,7 @@ final class InstallTransaction {
                 findings.add(addToPath.apply(historyDir, id, t.runtimeDir(name)));
                 addToPath.settle(findings, t.runtimeDir(name)); // search-path.missing no longer holds
             }
-            runner.write(journal.withState("verifying"));
+            runner.write(journal.withState(Journal.State.VERIFYING));
         } catch (IOException e) {
             return undo(journal, findings, report, plan, "install failed (" + IoFailure.describe(e) + ")", false);
         }
@@ -192,7 +192,7 @@ final class InstallTransaction {
                                 boolean failedVerification) {
         try {
             try {
-                runner.write(journal.withState("rolling-back"));
+                runner.write(journal.withState(Journal.State.ROLLING_BACK));
             } catch (IOException ignored) {
                 // the state is a label for people; the undo does not depend on it (a full disk fails it)
             }
@@ -291,7 +291,7 @@ final class InstallTransaction {
         InstallRecord record = new InstallRecord(id, ports.clock().instant().toString(), ports.toolVersion(), name.fileName(),
                 name.version().toString(), report.archive().sha256(), t.root().toString(), t.kind().label(),
                 installed, backedUp, createdDirs, license);
-        Journal journal = new Journal(id, "install", "committing", ports.clock().instant().toString(), t.root().toString(),
+        Journal journal = new Journal(id, Journal.Kind.INSTALL, Journal.State.COMMITTING, ports.clock().instant().toString(), t.root().toString(),
                 jops, id, run.stateCreated());
         return new Built(journal, record);
     }

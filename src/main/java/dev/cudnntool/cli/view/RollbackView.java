@@ -2,7 +2,9 @@ package dev.cudnntool.cli.view;
 
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.target.Journal;
 import dev.cudnntool.Text;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
@@ -17,12 +19,28 @@ public final class RollbackView {
     private RollbackView() {
     }
 
+    /**
+     * One step of rollback's JSON {@code steps} and of its text: the journal's step in the words the JSON has
+     * always used ({@code type}: move, mkdir, rmdir; {@code from} only for a move), its own record so the
+     * document does not change when the journal does.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Step(String type, String from, String to) {
+        static Step of(Journal.Op op) {
+            return new Step(op.type() == null ? null : op.type().wire(), op.from(), op.to());
+        }
+
+        static List<Step> of(List<Journal.Op> ops) {
+            return ops == null ? null : ops.stream().map(Step::of).toList();
+        }
+    }
+
     public static int show(Screen ctx, boolean dryRun, RollbackOutcome o) {
         if (ctx.json()) {
             Json.print(ctx.out(), json(o, dryRun));
         } else {
             if (dryRun || ctx.verbose()) {
-                for (var s : o.steps()) {
+                for (Step s : Step.of(o.steps())) {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
             }
@@ -40,7 +58,7 @@ public final class RollbackView {
         doc.put("summary", o.summary());
         doc.put("installId", o.installId());
         doc.put("version", o.version());
-        Json.put(doc, "steps", o.steps());
+        Json.put(doc, "steps", Step.of(o.steps()));
         Json.put(doc, "keptChangedFiles", o.keptChangedFiles());
         Json.put(doc, "findings", o.findings());
         return doc;
