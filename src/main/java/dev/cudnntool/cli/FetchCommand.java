@@ -67,7 +67,7 @@ public class FetchCommand implements Callable<Integer> {
     public Integer call() {
         ReleaseFilter filter = platform.filter(ctx.host());
         if (list) {
-            return FetchView.list(ctx, output, filter, ctx.services().fetchList(filter, what));
+            return FetchView.list(ctx.screen(output), filter, ctx.services().fetchList(filter, what));
         }
         if (what == null) {
             throw new ToolException(ExitCode.USAGE, "no VERSION or FILE given",
@@ -80,7 +80,7 @@ public class FetchCommand implements Callable<Integer> {
         ProgressBar bar = ProgressBar.forContext(ctx, output, "downloading");
         var result = ctx.services().fetch(filter, what, source(), dir, Duration.ofSeconds(timeout), bar);
         bar.done();
-        return FetchView.fetched(ctx, output, result);
+        return FetchView.fetched(ctx.screen(output), result);
     }
 
     private FetchSource source() {

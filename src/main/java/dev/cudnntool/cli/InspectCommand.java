@@ -43,6 +43,6 @@ public class InspectCommand implements Callable<Integer> {
         ArchiveReport report = ctx.services().inspector().inspectFile(archive, name,
                 () -> checksum.expectation(ctx.host(), name, ctx.catalogue()), bar);
         bar.done();
-        return InspectView.show(ctx, output, name, report);
+        return InspectView.show(ctx.screen(output), name, report);
     }
 }

@@ -4,18 +4,16 @@ import dev.cudnntool.cli.view.InstallView;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.ArchiveFile;
-import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.InstallRun;
+import dev.cudnntool.install.InstallSource;
 import dev.cudnntool.install.InstallRequest;
-import dev.cudnntool.install.InstallService;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.ReleaseFilter;
-import dev.cudnntool.host.fetch.ReleaseFetch;
 import dev.cudnntool.host.fetch.FetchSource;
-import dev.cudnntool.archive.ReadProgress;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,6 +91,16 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         Path cudaPath = target.cudaPath(ctx.host()); // usage errors first, before the file is looked at
         Path prefix = target.prefix(ctx.host());
+        InstallSource source = source(cudaPath);
+        InstallRequest request = InstallRequest.builder().cudaPath(cudaPath).prefix(prefix).force(force).dryRun(dryRun)
+                .addToPath(addToPathScope()).build();
+        InstallRun run = ctx.services().installWorkflow(!noProbe, label -> ProgressBar.forContext(ctx, output, label))
+                .run(source, request);
+        return InstallView.show(ctx.screen(output), run);
+    }
+
+    /** The archive's source from --archive or --release (exit 2 for options that do not go together). */
+    private InstallSource source(Path cudaPath) {
         if (archive != null && release != null) {
             throw new ToolException(ExitCode.USAGE, "--archive and --release both name what to install",
                     "pass only one: --archive FILE for a file you have, or --release VERSION to fetch it");
@@ -106,50 +114,19 @@ public class InstallCommand implements Callable<Integer> {
             throw new ToolException(ExitCode.USAGE, (cuda != null ? "--cuda" : "--from") + " goes with --release only",
                     "an --archive's name says its CUDA build; drop the option, or fetch with --release VERSION");
         }
-        ReleaseFetch fetched = null;
-        Path file;
-        if (release != null) {
-            if (checksum.given()) {
-                throw new ToolException(ExitCode.USAGE, "--sha256 and --manifest check a file passed with --archive",
-                        "drop them: a --release is checked against NVIDIA's size and sha256 in the catalogue");
-            }
-            ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), null, null, cuda);
-            FetchSource source = FetchCommand.source(ctx, from);
-            fetched = ctx.services().fetchRelease(filter, release, source, cudaPath, true, ReadProgress.NONE); // the plan only
-            file = fetched.path(ctx.host());
-            if (!fetched.cached()) { // the host and target checks that need no archive, before a long download
-                ArchiveName name = ArchiveName.parse(fetched.file());
-                InstallRequest req = new InstallRequest(file, null, cudaPath, prefix, force, true, addToPathScope(), null);
-                InstallOutcome o = ctx.services().install(!noProbe).dryRunBeforeFetch(req, name, fetched.file()
-                        + (fetched.url() == null ? "" : " from " + fetched.url()) + " into " + fetched.path());
-                if (dryRun) {
-                    return InstallView.show(ctx, output, name, true, o, fetched);
-                }
-                if (o.exit() != ExitCode.OK) {
-                    InstallOutcome stopped = new InstallOutcome(o.exit(), o.summary().replace("dry run: would stop: ",
-                            "not installed (nothing was fetched): "), null, o.preflight(), null, null, o.findings());
-                    return InstallView.show(ctx, output, name, false, stopped, fetched);
-                }
-            }
-            if (!dryRun) {
-                ProgressBar bar = ProgressBar.forContext(ctx, output, "downloading");
-                fetched = ctx.services().fetchRelease(filter, release, source, cudaPath, false, bar);
-                bar.done();
-                file = fetched.path(ctx.host());
-            }
-        } else {
-            file = PathArgument.file(ctx.host(), "--archive", archive);
+        if (release == null) {
+            Path file = PathArgument.file(ctx.host(), "--archive", archive);
+            ArchiveName name = ArchiveFile.name(file); // exit 3 before --sha256/--manifest are read
+            return new InstallSource.LocalArchive(file, checksum.expectation(ctx.host(), name, ctx.catalogue()));
         }
-        ArchiveName name = ArchiveFile.name(file);
-        try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks
-            InstallRequest req = new InstallRequest(file, release != null ? ctx.catalogue().expectation(name)
-                    : checksum.expectation(ctx.host(), name, ctx.catalogue()), cudaPath, prefix, force, dryRun, addToPathScope(), early);
-            InstallService service = ctx.services().install(!noProbe);
-            ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
-            InstallOutcome o = service.run(req, bar);
-            bar.done();
-            return InstallView.show(ctx, output, name, dryRun, o, fetched);
+        if (checksum.given()) {
+            throw new ToolException(ExitCode.USAGE, "--sha256 and --manifest check a file passed with --archive",
+                    "drop them: a --release is checked against NVIDIA's size and sha256 in the catalogue");
         }
+        ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), null, null, cuda);
+        FetchSource from = FetchCommand.source(ctx, this.from);
+        return new InstallSource.Release((planOnly, progress) -> ctx.services().fetchRelease(filter, release, from, cudaPath,
+                planOnly, progress));
     }
 
     /** --add-to-path's scope, null without the option. */
@@ -157,10 +134,10 @@ public class InstallCommand implements Callable<Integer> {
         if (addToPath == null) {
             return null;
         }
-        return switch (addToPath.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (addToPath.toLowerCase(Locale.ROOT)) {
             case "user" -> SearchPathStore.Scope.USER;
             case "machine" -> SearchPathStore.Scope.MACHINE;
-            default -> throw new dev.cudnntool.ToolException(ExitCode.USAGE, "--add-to-path=" + addToPath
+            default -> throw new ToolException(ExitCode.USAGE, "--add-to-path=" + addToPath
                     + " is not a search path", "use --add-to-path (the user's) or --add-to-path=machine");
         };
     }

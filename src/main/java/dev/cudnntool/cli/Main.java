@@ -31,7 +31,7 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Host host = Host.system();
+        Host host = dev.cudnntool.host.searchpath.SearchPathStores.systemHost();
         dev.cudnntool.probe.ProbeRunner warm = null;
         if (args.length > 0 && args[0].equals("verify") && !java.util.Arrays.asList(args).contains("--no-probe")) {
             // Start the probe's JVM before picocli even loads: the two start-ups overlap.

@@ -1,5 +1,6 @@
 package dev.cudnntool.cli;
 
+import dev.cudnntool.install.InstallWorkflow;
 import dev.cudnntool.archive.ReadProgress;
 import java.io.PrintWriter;
 
@@ -7,7 +8,7 @@ import java.io.PrintWriter;
  * A one-line progress bar on standard error: bytes of the archive read, files done, rate and
  * time left. Only on a terminal, and never with --json or --quiet.
  */
-final class ProgressBar implements ReadProgress {
+final class ProgressBar implements InstallWorkflow.Progress {
     private final PrintWriter err;
     private final String label;
     private final long start = System.nanoTime();
@@ -45,7 +46,8 @@ final class ProgressBar implements ReadProgress {
         drawn = true;
     }
 
-    void done() {
+    @Override
+    public void done() {
         if (err != null && drawn) {
             err.print("\r" + " ".repeat(100) + "\r");
             err.flush();

@@ -61,6 +61,6 @@ public class ReleasesCommand implements Callable<Integer> {
         ReleaseFit.Asked asked = new ReleaseFit.Asked(driver == null ? null : ReleaseFilter.driverVersion(driver),
                 gpu == null ? null : GpuCapability.parse(gpu),
                 forFramework == null ? null : filter.pin(ctx.services().frameworkPins(), forFramework));
-        return ReleasesView.show(ctx, output, ctx.services().releases(filter, cudaPath, asked));
+        return ReleasesView.show(ctx.screen(output), ctx.services().releases(filter, cudaPath, asked));
     }
 }

@@ -58,16 +58,16 @@ public class RollbackCommand implements Callable<Integer> {
         RollbackService service = ctx.services().rollback();
         InstallTarget t = service.target(target.cudaPath(ctx.host()), prefix);
         if (t == null) {
-            return RollbackView.show(ctx, output, dryRun, RollbackService.noTarget());
+            return RollbackView.show(ctx.screen(output), dryRun, RollbackService.noTarget());
         }
         if (list) {
-            return RollbackView.list(ctx, output, t, service.list(t));
+            return RollbackView.list(ctx.screen(output), t, service.list(t));
         }
         if (repair) {
             checkRepairAlone();
-            return RollbackView.show(ctx, output, dryRun, service.repair(t, dryRun));
+            return RollbackView.show(ctx.screen(output), dryRun, service.repair(t, dryRun));
         }
-        return RollbackView.show(ctx, output, dryRun, service.rollback(t, id, force, dryRun));
+        return RollbackView.show(ctx.screen(output), dryRun, service.rollback(t, id, force, dryRun));
     }
 
     private void checkRepairAlone() {

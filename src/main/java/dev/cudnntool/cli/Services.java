@@ -46,6 +46,15 @@ final class Services {
                 ctx.searchPaths(), ctx.faults()));
     }
 
+    /**
+     * {@code cudnn install}'s workflow: {@link #install(boolean)}'s service, the context's catalogue, and a
+     * progress bar per phase ({@code bars}: one for a label).
+     */
+    dev.cudnntool.install.InstallWorkflow installWorkflow(boolean probe,
+            java.util.function.Function<String, dev.cudnntool.install.InstallWorkflow.Progress> bars) {
+        return new dev.cudnntool.install.InstallWorkflow(ctx.host(), install(probe), ctx.catalogue(), bars);
+    }
+
     /** A verify service; without {@code probe} the library is not loaded. */
     VerifyService verify(boolean probe) {
         return new VerifyService(ctx.host(), probe ? ctx.probe() : null);

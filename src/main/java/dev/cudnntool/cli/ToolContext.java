@@ -44,6 +44,11 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
         return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.catalogue.Catalogue.bundled();
     }
 
+    /** Where and how a view prints this command's result. */
+    public dev.cudnntool.cli.view.Screen screen(OutputOptions output) {
+        return new dev.cudnntool.cli.view.Screen(out, err, host, this::catalogue, VersionProvider.version(), output.json(), output.verbose(), output.quiet());
+    }
+
     /** The services the commands call, wired to this context's machine. */
     Services services() {
         return new Services(this);

@@ -57,7 +57,7 @@ public class VerifyCommand implements Callable<Integer> {
         CudnnVersion expected = expected();
         VerifyReport r = ctx.services().verify(!noProbe).verify(target.cudaPath(ctx.host()), target.prefix(ctx.host()), expected, all,
                 forFramework);
-        return VerifyView.show(ctx, output, r, report);
+        return VerifyView.show(ctx.screen(output), r, report);
     }
 
     /** --expect as a version, null without it. */

@@ -2,22 +2,71 @@ package dev.cudnntool.diagnosis;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
 /**
- * What the probe learned. Every field may be null: the child reports as far as it got before
- * an error, an abort or a timeout ({@code childExit}, {@code crashed}, {@code stderrTail}).
+ * What the probe learned, in the parts the child goes through: the {@link Load} (by name, the
+ * sub-libraries, the main library), the {@link Versions} it answered, the {@link Handle} it made, and
+ * how the child {@link Ending ended}. A step that was not reached leaves its part empty (its fields null):
+ * the child reports as far as it got before an error, an abort or a timeout. A step that runs a real
+ * computation becomes one more part, beside the handle.
  *
- * @param version       cudnnGetVersion's raw number (8907, 90501)
- * @param versionString the same decoded ("8.9.7")
- * @param handleStatus  cudnnCreate's status (0 success; 1 or 1001 not initialized without a GPU)
+ * <p>The JSON (verify's {@code probe} object) is flat, the names and order it always had; the
+ * accessors below it read the parts.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ProbeResult(String library, String loadedPath, String loadedByNamePath, String byNameError,
-                          Long version, String versionString, Long cudartVersion, String cudartVersionString,
-                          List<Integer> properties, Long maxDeviceVersion, Integer handleStatus, String handleStatusName,
-                          List<SubLibrary> subLibraries, String loadError, Integer childExit, boolean crashed,
-                          boolean timedOut, String lastCall, String stderrTail, Crash crash) {
+@JsonPropertyOrder({"library", "loadedPath", "loadedByNamePath", "byNameError", "version", "versionString",
+        "cudartVersion", "cudartVersionString", "properties", "maxDeviceVersion", "handleStatus", "handleStatusName",
+        "subLibraries", "loadError", "childExit", "crashed", "timedOut", "lastCall", "stderrTail", "crash"})
+public record ProbeResult(@JsonIgnore Load load, @JsonIgnore Versions versions, @JsonIgnore Handle handle,
+                          @JsonIgnore Ending ending) {
+
+    public ProbeResult {
+        load = load == null ? Load.NONE : load;
+        versions = versions == null ? Versions.NONE : versions;
+        handle = handle == null ? Handle.NONE : handle;
+        ending = ending == null ? Ending.NONE : ending;
+    }
+
+    /**
+     * The loads: {@code library} as asked, the file the loader mapped for it ({@code loadedPath}), the file a
+     * load by bare name got ({@code loadedByNamePath}, else {@code byNameError}), each sub-library, and why the
+     * main library did not load ({@code loadError}).
+     */
+    public record Load(String library, String loadedPath, String loadedByNamePath, String byNameError,
+                       List<SubLibrary> subLibraries, String loadError) {
+        static final Load NONE = new Load(null, null, null, null, List.of(), null);
+
+        public Load {
+            subLibraries = subLibraries == null ? List.of() : List.copyOf(subLibraries);
+        }
+    }
+
+    /**
+     * What the library says of itself: cudnnGetVersion's raw number ({@code version}: 8907, 90501) and the same
+     * decoded ("8.9.7"), the CUDA runtime it was built with, cudnnGetProperty's major, minor, patch, and the
+     * newest GPU architecture it knows.
+     */
+    public record Versions(Long version, String versionString, Long cudartVersion, String cudartVersionString,
+                           List<Integer> properties, Long maxDeviceVersion) {
+        static final Versions NONE = new Versions(null, null, null, null, null, null);
+    }
+
+    /** cudnnCreate's status (0 success; 1 or 1001 not initialized without a GPU) and its name. */
+    public record Handle(Integer status, String statusName) {
+        static final Handle NONE = new Handle(null, null);
+    }
+
+    /**
+     * How the child ended: its exit status (null when it did not start or timed out), whether it crashed or
+     * timed out, the cuDNN call it was in when it did not get to its end, its last words, and the crash report.
+     */
+    public record Ending(Integer childExit, boolean crashed, boolean timedOut, String lastCall, String stderrTail,
+                         Crash crash) {
+        static final Ending NONE = new Ending(null, false, false, null, null, null);
+    }
 
     /**
      * How the child died, read from the JVM's fatal-error report: the signal ("SIGBUS"), the
@@ -35,6 +84,106 @@ public record ProbeResult(String library, String loadedPath, String loadedByName
     /** The child ended before it said "done": an abort, a crash or a timeout. */
     @JsonIgnore
     public boolean incomplete() {
-        return crashed || timedOut;
+        return crashed() || timedOut();
+    }
+
+    @JsonProperty
+    public String library() {
+        return load.library();
+    }
+
+    @JsonProperty
+    public String loadedPath() {
+        return load.loadedPath();
+    }
+
+    @JsonProperty
+    public String loadedByNamePath() {
+        return load.loadedByNamePath();
+    }
+
+    @JsonProperty
+    public String byNameError() {
+        return load.byNameError();
+    }
+
+    @JsonProperty
+    public Long version() {
+        return versions.version();
+    }
+
+    @JsonProperty
+    public String versionString() {
+        return versions.versionString();
+    }
+
+    @JsonProperty
+    public Long cudartVersion() {
+        return versions.cudartVersion();
+    }
+
+    @JsonProperty
+    public String cudartVersionString() {
+        return versions.cudartVersionString();
+    }
+
+    @JsonProperty
+    public List<Integer> properties() {
+        return versions.properties();
+    }
+
+    @JsonProperty
+    public Long maxDeviceVersion() {
+        return versions.maxDeviceVersion();
+    }
+
+    @JsonProperty
+    public Integer handleStatus() {
+        return handle.status();
+    }
+
+    @JsonProperty
+    public String handleStatusName() {
+        return handle.statusName();
+    }
+
+    @JsonProperty
+    public List<SubLibrary> subLibraries() {
+        return load.subLibraries();
+    }
+
+    @JsonProperty
+    public String loadError() {
+        return load.loadError();
+    }
+
+    @JsonProperty
+    public Integer childExit() {
+        return ending.childExit();
+    }
+
+    @JsonProperty
+    public boolean crashed() {
+        return ending.crashed();
+    }
+
+    @JsonProperty
+    public boolean timedOut() {
+        return ending.timedOut();
+    }
+
+    @JsonProperty
+    public String lastCall() {
+        return ending.lastCall();
+    }
+
+    @JsonProperty
+    public String stderrTail() {
+        return ending.stderrTail();
+    }
+
+    @JsonProperty
+    public Crash crash() {
+        return ending.crash();
     }
 }

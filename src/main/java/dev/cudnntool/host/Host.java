@@ -1,7 +1,5 @@
 package dev.cudnntool.host;
 
-import dev.cudnntool.host.searchpath.SearchPathEntries;
-import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
 import java.nio.file.FileSystem;
@@ -18,7 +16,7 @@ import java.util.TreeMap;
  * whole checks on jimfs with a made-up environment and fake programs.
  *
  * @param jvmBits      64 or 32 (sun.arch.data.model)
- * @param registryPath the registry's user and machine Path where they were read (Windows, {@link #system()})
+ * @param registryPath the registry's user and machine Path where they were read (Windows, {@link #system(Map, Optional)})
  */
 public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arch, int jvmBits,
                    ProcessRunner runner, Optional<RegistryPath> registryPath) {
@@ -36,17 +34,20 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
         this(fs, env, os, arch, jvmBits, runner, Optional.empty());
     }
 
-    /** This machine. Used only by the command line's entry point. */
-    public static Host system() {
-        OsFamily os = osFromName(System.getProperty("os.name"));
-        Map<String, String> env = System.getenv();
-        Optional<RegistryPath> registry = os == OsFamily.WINDOWS ? SearchPathStores.readRegistryPath(env) : Optional.empty();
-        // Windows: PATH as a new terminal gets it (the registry's machine and user Path appended).
-        return new Host(FileSystems.getDefault(),
-                registry.map(r -> SearchPathEntries.withPersistentPath(env, r.persistentEntries())).orElse(env), os,
-                Arch.fromJvm(System.getProperty("os.arch")),
+    /**
+     * This machine, with the environment {@code env} and the registry's Path values {@code registry}
+     * as read by the caller ({@code SearchPathStores.systemHost()}, which the command line's entry point
+     * uses: the registry's reader lives with the search path, below this type, so no cycle).
+     */
+    public static Host system(Map<String, String> env, Optional<RegistryPath> registry) {
+        return new Host(FileSystems.getDefault(), env, systemOs(), Arch.fromJvm(System.getProperty("os.arch")),
                 "32".equals(System.getProperty("sun.arch.data.model")) ? 32 : 64,
                 new SystemProcessRunner(), registry);
+    }
+
+    /** This machine's OS. */
+    public static OsFamily systemOs() {
+        return osFromName(System.getProperty("os.name"));
     }
 
     public static OsFamily osFromName(String osName) {

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The {@code Path} values of the Windows registry, each as its entries with variables expanded:
  * the user's ({@code HKCU\Environment}) and the machine's ({@code HKLM\SYSTEM\CurrentControlSet\Control\Session
- * Manager\Environment}). {@link Host#system()} reads them once on Windows; diagnosis uses them to
+ * Manager\Environment}). {@code SearchPathStores.systemHost()} reads them once on Windows; diagnosis uses them to
  * say which variable holds a PATH entry. A host without them (another OS, a test's) did not read
  * the registry.
  */

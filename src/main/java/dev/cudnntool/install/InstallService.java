@@ -72,6 +72,29 @@ public final class InstallService {
      * writable (5, 8), --add-to-path (2, 5). {@code fetching} says what the real run would fetch first.
      */
     public InstallOutcome dryRunBeforeFetch(InstallRequest req, ArchiveName name, String fetching) {
+        BeforeFetch b = checkBeforeFetch(req, name);
+        String summary = b.stop() == null ? "dry run: would fetch " + fetching + ", check it and install cuDNN " + name.version()
+                + " into " + b.preflight().target().root() + "; nothing was fetched or changed" : "dry run: would stop: " + b.stopWhy();
+        return b.outcome(summary);
+    }
+
+    /**
+     * The checks of {@link #dryRunBeforeFetch} for a real run, before a long download: null when the download may
+     * go on, else the outcome "not installed (nothing was fetched)" with the reason.
+     */
+    public InstallOutcome stopBeforeFetch(InstallRequest req, ArchiveName name) {
+        BeforeFetch b = checkBeforeFetch(req, name);
+        return b.stop() == null ? null : b.outcome("not installed (nothing was fetched): " + b.stopWhy());
+    }
+
+    /** What the checks before a fetch found: {@code stop} and {@code stopWhy} null when nothing stops the run. */
+    private record BeforeFetch(Preflight preflight, List<Finding> findings, ExitCode stop, String stopWhy) {
+        InstallOutcome outcome(String summary) {
+            return new InstallOutcome(stop == null ? ExitCode.OK : stop, summary, null, preflight, null, null, findings);
+        }
+    }
+
+    private BeforeFetch checkBeforeFetch(InstallRequest req, ArchiveName name) {
         Preflight pf = Preflight.run(ports.host(), name, req.cudaPath(), req.prefix(), req.force());
         SearchPathChange addToPath = addToPath(req);
         if (addToPath != null && pf.target() != null) {
@@ -88,9 +111,7 @@ public final class InstallService {
                 stopWhy = pathStop;
             }
         }
-        String summary = stop == null ? "dry run: would fetch " + fetching + ", check it and install cuDNN " + name.version()
-                + " into " + pf.target().root() + "; nothing was fetched or changed" : "dry run: would stop: " + stopWhy;
-        return new InstallOutcome(stop == null ? ExitCode.OK : stop, summary, null, pf, null, null, findings);
+        return new BeforeFetch(pf, findings, stop, stopWhy);
     }
 
     /**
@@ -109,7 +130,7 @@ public final class InstallService {
      */
     private ToolException hostOrTargetStop(Preflight pf, ArchiveName name, List<Finding> findings) {
         if (!pf.ready()) {
-            return new ToolException(ExitCode.HOST_NOT_READY, firstError(findings, "the host is not ready"), "");
+            return new ToolException(ExitCode.HOST_NOT_READY, InstallOutcome.firstError(findings, "the host is not ready"), "");
         }
         try {
             checks.checkTargetFreeWithoutLock(pf.target());
@@ -147,7 +168,7 @@ public final class InstallService {
         findings.addAll(0, report.findings());
         if (stop == null && !report.acceptable()) {
             stop = ExitCode.ARCHIVE_REJECTED;
-            stopWhy = firstError(report.findings(), "the archive is not usable");
+            stopWhy = InstallOutcome.firstError(report.findings(), "the archive is not usable");
         }
         InstallPlan plan = null;
         if (pf.target() != null) {
@@ -192,7 +213,7 @@ public final class InstallService {
     private InstallOutcome install(InstallRequest req, ArchiveName name, Preflight pf, ReadProgress progress,
                                    ArchiveDigest digest) {
         if (!pf.ready()) {
-            return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + firstError(pf.findings(), "the host is not ready"),
+            return new InstallOutcome(ExitCode.HOST_NOT_READY, "not installed: " + InstallOutcome.firstError(pf.findings(), "the host is not ready"),
                     null, pf, null, null, pf.findings());
         }
         InstallTarget t = pf.target();
@@ -244,7 +265,7 @@ public final class InstallService {
             }
             List<Finding> all = new ArrayList<>(o.findings());
             all.addAll(TreeRemoval.findings(left)); // mount points in the tool's folder: left, and said so
-            return new InstallOutcome(o.exit(), o.summary(), o.archive(), o.preflight(), o.plan(), o.record(), all);
+            return o.withFindings(all);
         } finally {
             lock.release(false);
             if (tx != null) {
@@ -268,23 +289,6 @@ public final class InstallService {
         if (stateCreated) {
             StateFolder.at(state).tidy(ops, true); // nothing of cuDNN's was changed; an empty folder may stay
         }
-        removeEmpty(ops, createdRoots);
-    }
-
-    /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
-    static void removeEmpty(FileOps ops, List<Path> created) {
-        try {
-            for (int i = created.size() - 1; i >= 0; i--) {
-                if (JournalRunner.isEmptyDir(created.get(i))) {
-                    ops.delete(created.get(i));
-                }
-            }
-        } catch (IOException ignored) {
-            // an empty folder may stay
-        }
-    }
-
-    static String firstError(List<Finding> findings, String fallback) {
-        return findings.stream().filter(Finding::isError).map(f -> f.id() + ": " + f.message()).findFirst().orElse(fallback);
+        InstallTransaction.removeEmpty(ops, createdRoots);
     }
 }

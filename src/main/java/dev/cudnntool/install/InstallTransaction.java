@@ -106,7 +106,7 @@ final class InstallTransaction {
         if (!report.acceptable()) {
             cleanupStaging();
             return new InstallOutcome(ExitCode.ARCHIVE_REJECTED,
-                    "not installed: " + InstallService.firstError(report.findings(), "the archive is not usable"), report, pf,
+                    "not installed: " + InstallOutcome.firstError(report.findings(), "the archive is not usable"), report, pf,
                     null, null, findings);
         }
         InstallPlan plan;
@@ -153,7 +153,7 @@ final class InstallTransaction {
                 findings.add(addToPath.apply(historyDir, id, t.runtimeDir(name)));
                 addToPath.settle(findings, t.runtimeDir(name)); // search-path.missing no longer holds
             }
-            runner.write(journal.withState("verifying"));
+            runner.write(journal.withState(Journal.State.VERIFYING));
         } catch (IOException e) {
             return undo(journal, findings, report, plan, "install failed (" + IoFailure.describe(e) + ")", false);
         }
@@ -161,7 +161,7 @@ final class InstallTransaction {
         findings.addAll(verification);
         if (Finding.anyError(verification)) {
             return undo(journal, findings, report, plan, "the installed cuDNN failed verification ("
-                    + InstallService.firstError(verification, "") + ")", true);
+                    + InstallOutcome.firstError(verification, "") + ")", true);
         }
         try {
             runner.deleteTree(staging);
@@ -192,7 +192,7 @@ final class InstallTransaction {
                                 boolean failedVerification) {
         try {
             try {
-                runner.write(journal.withState("rolling-back"));
+                runner.write(journal.withState(Journal.State.ROLLING_BACK));
             } catch (IOException ignored) {
                 // the state is a label for people; the undo does not depend on it (a full disk fails it)
             }
@@ -232,7 +232,7 @@ final class InstallTransaction {
             return;
         }
         if (folder.tidy(ops, run.stateCreated())) {
-            InstallService.removeEmpty(ops, run.createdRoots());
+            removeEmpty(ops, run.createdRoots());
         }
     }
 
@@ -291,7 +291,7 @@ final class InstallTransaction {
         InstallRecord record = new InstallRecord(id, ports.clock().instant().toString(), ports.toolVersion(), name.fileName(),
                 name.version().toString(), report.archive().sha256(), t.root().toString(), t.kind().label(),
                 installed, backedUp, createdDirs, license);
-        Journal journal = new Journal(id, "install", "committing", ports.clock().instant().toString(), t.root().toString(),
+        Journal journal = new Journal(id, Journal.Kind.INSTALL, Journal.State.COMMITTING, ports.clock().instant().toString(), t.root().toString(),
                 jops, id, run.stateCreated());
         return new Built(journal, record);
     }
@@ -319,6 +319,19 @@ final class InstallTransaction {
     private void mkdirs(Path dir) throws IOException {
         for (Path d : missingDirs(dir)) {
             ops.createDirectory(d);
+        }
+    }
+
+    /** Removes folders this run created (given outermost first), innermost first, while they are empty. */
+    static void removeEmpty(FileOps ops, List<Path> created) {
+        try {
+            for (int i = created.size() - 1; i >= 0; i--) {
+                if (JournalRunner.isEmptyDir(created.get(i))) {
+                    ops.delete(created.get(i));
+                }
+            }
+        } catch (IOException ignored) {
+            // an empty folder may stay
         }
     }
 }

@@ -16,4 +16,9 @@ public record RollbackOutcome(@JsonIgnore ExitCode exit, String summary, String 
                            List<String> keptChangedFiles, List<Finding> findings) {
         this(exit, summary, installId, version, steps, keptChangedFiles, findings, List.of());
     }
+
+    /** The JSON {@code changed}: true when it moved files (or its revert failed, exit 7); false for a dry run. */
+    public boolean changed(boolean dryRun) {
+        return AlreadyInstalled.changed(this, dryRun);
+    }
 }

@@ -307,7 +307,7 @@ public final class RollbackService {
         }
         // Every check passed: this run changes the target, so it also removes what stopped runs left.
         Leftovers.clean(runner, ops, state, null);
-        Journal journal = new Journal(rec.id() + "-rollback", "rollback", "rolling-back", clock.instant().toString(),
+        Journal journal = new Journal(rec.id() + "-rollback", Journal.Kind.ROLLBACK, Journal.State.ROLLING_BACK, clock.instant().toString(),
                 t.root().toString(), jops, rec.id(), false);
         try {
             for (Path d : toolDirs) {
@@ -384,7 +384,7 @@ public final class RollbackService {
     private RollbackOutcome resume(InstallTarget t, JournalRunner runner, StateReader.Pending p, boolean dryRun) {
         Journal j = p.journal();
         Path state = t.stateDir();
-        boolean install = j.kind().equals("install");
+        boolean install = j.kind() == Journal.Kind.INSTALL;
         String what = install ? "undo the interrupted install " + j.id() : "finish the interrupted rollback of " + j.recordId();
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would " + what + "; nothing was changed", j.recordId(), null,
@@ -393,7 +393,7 @@ public final class RollbackService {
         try {
             runner.recover(j, p.logged());
             if (install) {
-                runner.write(j.withState("rolling-back"));
+                runner.write(j.withState(Journal.State.ROLLING_BACK));
                 runner.backward(j);
                 SearchPathChange.undoRecorded(host, searchPaths, t.state().history(j.id()), j.id()); // --add-to-path
                 runner.deleteTree(t.state().history(j.id()));

@@ -6,20 +6,50 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Timer;
+import java.util.TimerTask;
 
 /**
- * The probe's child process. Prints one JSON object per line, flushed at once, so that whatever
- * it learned survives if cuDNN aborts the process halfway (a missing sub-library makes cuDNN call
+ * The probe's child process. Prints one JSON object per line ({@link ProbeEvent}), flushed at once, so that
+ * whatever it learned survives if cuDNN aborts the process halfway (a missing sub-library makes cuDNN call
  * abort()). Arguments: --library ABS_PATH --name BARE_NAME [--sub ABS_PATH]..., or --stdin and the
  * same arguments one per line on standard input.
+ *
+ * <p>The work is a list of {@link Step steps} ({@link #steps}), each with its own time limit: a step that
+ * runs past it is said ({@link ProbeEvent#STEP_TIMED_OUT}) and the child ends at once
+ * ({@link #EXIT_STEP_TIMED_OUT}), well before the parent's limit for the whole child ({@link ProbeRunner#TIMEOUT}).
+ * A step that finds nothing more can follow (the library did not load, or is not cuDNN) ends the list.
  */
 public final class ProbeMain {
+    /** The child's exit status after a step ran past its time limit. */
+    static final int EXIT_STEP_TIMED_OUT = 124;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static PrintStream out;
 
-    private ProbeMain() {
+    /** One step of the child: its name, its own time limit, and its work (false: nothing after it can run). */
+    record Step(String name, Duration timeout, Work work) {
+    }
+
+    /** A step's work. */
+    @FunctionalInterface
+    interface Work {
+        boolean run();
+    }
+
+    private final NativeLoader loader;
+    private final String library;
+    private final String name;
+    private final List<String> subs;
+    private NativeLoader.Opened main;
+
+    ProbeMain(NativeLoader loader, String library, String name, List<String> subs) {
+        this.loader = loader;
+        this.library = library;
+        this.name = name;
+        this.subs = subs;
     }
 
     public static void main(String[] args) throws java.io.IOException {
@@ -45,38 +75,92 @@ public final class ProbeMain {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        if (name != null) {
-            byName(loader, name);
+        run(new ProbeMain(loader, library, name, subs).steps());
+        emit(event(ProbeEvent.DONE));
+    }
+
+    /** The child's steps in order; a cuDNN call that computes something would follow the handle. */
+    List<Step> steps() {
+        return List.of(
+                new Step("byName", Duration.ofSeconds(10), this::byName),
+                new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries),
+                new Step("loadMain", Duration.ofSeconds(10), this::loadMain),
+                new Step("version", Duration.ofSeconds(5), this::version),
+                new Step("cudartVersion", Duration.ofSeconds(5), () -> value("cudnnGetCudartVersion", ProbeEvent.CUDART_VERSION)),
+                new Step("properties", Duration.ofSeconds(5), this::properties),
+                new Step("maxDeviceVersion", Duration.ofSeconds(5),
+                        () -> value("cudnnGetMaxDeviceVersion", ProbeEvent.MAX_DEVICE_VERSION)),
+                new Step("handle", Duration.ofSeconds(20), this::handle));
+    }
+
+    /**
+     * Runs {@code steps} in order, each under a watchdog that, past the step's limit, says so and ends the
+     * process (a native call cannot be interrupted).
+     */
+    static void run(List<Step> steps) {
+        Timer watchdog = new Timer("probe-watchdog", true);
+        try {
+            for (Step step : steps) {
+                TimerTask limit = new TimerTask() {
+                    @Override
+                    public void run() {
+                        emit(event(ProbeEvent.STEP_TIMED_OUT).put("step", step.name())
+                                .put("seconds", step.timeout().toSeconds()));
+                        Runtime.getRuntime().halt(EXIT_STEP_TIMED_OUT);
+                    }
+                };
+                watchdog.schedule(limit, step.timeout().toMillis());
+                boolean more = step.work().run();
+                limit.cancel();
+                if (!more) {
+                    return;
+                }
+            }
+        } finally {
+            watchdog.cancel();
         }
-        loadSubLibraries(loader, subs);
+    }
+
+    private boolean loadMain() {
         announce(library);
-        NativeLoader.Opened main = loader.open(library, true, false);
+        main = loader.open(library, true, false);
         if (!main.ok()) {
-            ObjectNode e = event("mainLoadFailed").put("path", library).put("error", main.error());
+            ObjectNode e = event(ProbeEvent.MAIN_LOAD_FAILED).put("path", library).put("error", main.error());
             if (main.errorCode() != null) {
                 e.put("errorCode", main.errorCode());
             }
             emit(e);
-            emit(event("done"));
-            return;
+            return false;
         }
         Pointer getVersion = loader.symbol(main.handle(), "cudnnGetVersion");
-        emit(event("mainLoaded").put("path", library).put("loadedPath", loader.fileOf(main.handle(), getVersion)));
+        emit(event(ProbeEvent.MAIN_LOADED).put("path", library).put("loadedPath", loader.fileOf(main.handle(), getVersion)));
         if (getVersion == null) {
-            emit(event("notCudnn").put("error", "the library has no cudnnGetVersion"));
-            emit(event("done"));
-            return;
+            emit(event(ProbeEvent.NOT_CUDNN).put("error", "the library has no cudnnGetVersion"));
+            return false;
         }
-        emit(event("calling").put("function", "cudnnGetVersion"));
-        long version = NativeLoader.function(getVersion).invokeLong(new Object[0]);
-        emit(event("version").put("value", version));
-        Pointer cudart = loader.symbol(main.handle(), "cudnnGetCudartVersion");
-        if (cudart != null) {
-            emit(event("cudartVersion").put("value", NativeLoader.function(cudart).invokeLong(new Object[0])));
+        return true;
+    }
+
+    private boolean version() {
+        emit(event(ProbeEvent.CALLING).put("function", "cudnnGetVersion"));
+        long version = NativeLoader.function(loader.symbol(main.handle(), "cudnnGetVersion")).invokeLong(new Object[0]);
+        emit(event(ProbeEvent.VERSION).put("value", version));
+        return true;
+    }
+
+    /** A function of no arguments answering a number, said as {@code event}; nothing when the library lacks it. */
+    private boolean value(String function, ProbeEvent event) {
+        Pointer f = loader.symbol(main.handle(), function);
+        if (f != null) {
+            emit(event(event).put("value", NativeLoader.function(f).invokeLong(new Object[0])));
         }
+        return true;
+    }
+
+    private boolean properties() {
         Pointer prop = loader.symbol(main.handle(), "cudnnGetProperty");
         if (prop != null) {
-            ObjectNode e = event("properties");
+            ObjectNode e = event(ProbeEvent.PROPERTIES);
             String[] names = {"major", "minor", "patch"};
             for (int i = 0; i < 3; i++) {
                 Memory value = new Memory(4);
@@ -86,30 +170,31 @@ public final class ProbeMain {
             }
             emit(e);
         }
-        Pointer maxDev = loader.symbol(main.handle(), "cudnnGetMaxDeviceVersion");
-        if (maxDev != null) {
-            emit(event("maxDeviceVersion").put("value", NativeLoader.function(maxDev).invokeLong(new Object[0])));
-        }
+        return true;
+    }
+
+    private boolean handle() {
         Pointer create = loader.symbol(main.handle(), "cudnnCreate");
-        if (create != null) {
-            emit(event("calling").put("function", "cudnnCreate"));
-            Memory handle = new Memory(8);
-            handle.setLong(0, 0);
-            int status = NativeLoader.function(create).invokeInt(new Object[] {handle});
-            ObjectNode e = event("handle").put("status", status);
-            Pointer errString = loader.symbol(main.handle(), "cudnnGetErrorString");
-            if (errString != null) {
-                e.put("statusName", NativeLoader.function(errString).invokeString(new Object[] {status}, false));
-            }
-            if (status == 0) {
-                Pointer destroy = loader.symbol(main.handle(), "cudnnDestroy");
-                if (destroy != null) {
-                    e.put("destroyStatus", NativeLoader.function(destroy).invokeInt(new Object[] {handle.getPointer(0)}));
-                }
-            }
-            emit(e);
+        if (create == null) {
+            return true;
         }
-        emit(event("done"));
+        emit(event(ProbeEvent.CALLING).put("function", "cudnnCreate"));
+        Memory handle = new Memory(8);
+        handle.setLong(0, 0);
+        int status = NativeLoader.function(create).invokeInt(new Object[] {handle});
+        ObjectNode e = event(ProbeEvent.HANDLE).put("status", status);
+        Pointer errString = loader.symbol(main.handle(), "cudnnGetErrorString");
+        if (errString != null) {
+            e.put("statusName", NativeLoader.function(errString).invokeString(new Object[] {status}, false));
+        }
+        if (status == 0) {
+            Pointer destroy = loader.symbol(main.handle(), "cudnnDestroy");
+            if (destroy != null) {
+                e.put("destroyStatus", NativeLoader.function(destroy).invokeInt(new Object[] {handle.getPointer(0)}));
+            }
+        }
+        emit(e);
+        return true;
     }
 
     /**
@@ -118,7 +203,7 @@ public final class ProbeMain {
      * finds a sibling only once it is loaded: retry in passes until a pass loads nothing new.
      * What still fails then fails for a reason of its own (missing, wrong release, wrong arch).
      */
-    private static void loadSubLibraries(NativeLoader loader, List<String> subs) {
+    private boolean loadSubLibraries() {
         List<String> left = new ArrayList<>(subs);
         java.util.Map<String, NativeLoader.Opened> last = new java.util.HashMap<>();
         boolean progress = true;
@@ -130,7 +215,7 @@ public final class ProbeMain {
                 NativeLoader.Opened o = loader.open(sub, true, true);
                 last.put(sub, o);
                 if (o.ok()) {
-                    emit(event("subLibrary").put("path", sub).put("loaded", true));
+                    emit(event(ProbeEvent.SUB_LIBRARY).put("path", sub).put("loaded", true));
                     it.remove();
                     progress = true;
                 }
@@ -138,25 +223,30 @@ public final class ProbeMain {
         }
         for (String sub : left) {
             NativeLoader.Opened o = last.get(sub);
-            ObjectNode e = event("subLibrary").put("path", sub).put("loaded", false).put("error", o.error());
+            ObjectNode e = event(ProbeEvent.SUB_LIBRARY).put("path", sub).put("loaded", false).put("error", o.error());
             if (o.errorCode() != null) {
                 e.put("errorCode", o.errorCode());
             }
             emit(e);
         }
+        return true;
     }
 
     /** Loads by bare name through the ordinary search, notes which file won, and unloads it again. */
-    private static void byName(NativeLoader loader, String name) {
+    private boolean byName() {
+        if (name == null) {
+            return true;
+        }
         announce(name);
         NativeLoader.Opened o = loader.open(name, false, false);
         if (!o.ok()) {
-            emit(event("byName").put("name", name).put("error", o.error()));
-            return;
+            emit(event(ProbeEvent.BY_NAME).put("name", name).put("error", o.error()));
+            return true;
         }
         Pointer sym = loader.symbol(o.handle(), "cudnnGetVersion");
-        emit(event("byName").put("name", name).put("loadedPath", loader.fileOf(o.handle(), sym)));
+        emit(event(ProbeEvent.BY_NAME).put("name", name).put("loadedPath", loader.fileOf(o.handle(), sym)));
         loader.close(o.handle());
+        return true;
     }
 
     /**
@@ -164,15 +254,16 @@ public final class ProbeMain {
      * inside the loader (SIGBUS), and this line is then the only word of which file it was.
      */
     private static void announce(String pathOrName) {
-        emit(event("loading").put("path", pathOrName));
+        emit(event(ProbeEvent.LOADING).put("path", pathOrName));
     }
 
-    private static ObjectNode event(String type) {
-        return JSON.createObjectNode().put("event", type);
+    private static ObjectNode event(ProbeEvent type) {
+        return JSON.createObjectNode().put("event", type.wire());
     }
 
     private static void emit(ObjectNode e) {
-        out.println(e.toString());
-        out.flush();
+        PrintStream o = out != null ? out : System.out;
+        o.println(e.toString());
+        o.flush();
     }
 }

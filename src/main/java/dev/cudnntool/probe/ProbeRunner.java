@@ -183,6 +183,7 @@ public final class ProbeRunner implements Prober {
         String loadError = null;
         String lastCall = null;
         boolean done = false;
+        boolean stepTimedOut = false;
         String loading = null;
         List<ProbeResult.SubLibrary> subs = new ArrayList<>();
         for (String line : r.out().split("\\R")) {
@@ -193,45 +194,50 @@ public final class ProbeRunner implements Prober {
             if (e == null) {
                 continue; // garbage from a dying process is not evidence
             }
-            String type = e.text("event") == null ? "" : e.text("event");
-            if (!type.equals("loading") && !type.equals("calling")) {
+            ProbeEvent type = ProbeEvent.fromWire(e.text("event"));
+            if (type != ProbeEvent.LOADING && type != ProbeEvent.CALLING) {
                 loading = null; // any answer after a "loading" line means the mapping itself survived
             }
+            if (type == null) {
+                continue; // an event this side does not know
+            }
             switch (type) {
-                case "loading" -> loading = text(e, "path");
-                case "byName" -> {
+                case LOADING -> loading = text(e, "path");
+                case BY_NAME -> {
                     byName = text(e, "loadedPath");
                     byNameError = text(e, "error");
                 }
-                case "subLibrary" -> subs.add(new ProbeResult.SubLibrary(text(e, "path"), e.bool("loaded"),
+                case SUB_LIBRARY -> subs.add(new ProbeResult.SubLibrary(text(e, "path"), e.bool("loaded"),
                         text(e, "error"), e.number("errorCode") == null ? null : e.number("errorCode").intValue()));
-                case "mainLoadFailed" -> loadError = text(e, "error");
-                case "notCudnn" -> loadError = text(e, "error");
-                case "mainLoaded" -> loaded = text(e, "loadedPath");
-                case "calling" -> lastCall = text(e, "function");
-                case "version" -> version = e.number("value");
-                case "cudartVersion" -> cudart = e.number("value");
-                case "properties" -> props = List.of(e.integer("major"), e.integer("minor"), e.integer("patch"));
-                case "maxDeviceVersion" -> maxDev = e.number("value");
-                case "handle" -> {
+                case MAIN_LOAD_FAILED, NOT_CUDNN -> loadError = text(e, "error");
+                case MAIN_LOADED -> loaded = text(e, "loadedPath");
+                case CALLING -> lastCall = text(e, "function");
+                case VERSION -> version = e.number("value");
+                case CUDART_VERSION -> cudart = e.number("value");
+                case PROPERTIES -> props = List.of(e.integer("major"), e.integer("minor"), e.integer("patch"));
+                case MAX_DEVICE_VERSION -> maxDev = e.number("value");
+                case HANDLE -> {
                     handle = e.number("status") == null ? null : e.number("status").intValue();
                     handleName = text(e, "statusName");
                 }
-                case "done" -> done = true;
-                default -> { }
+                case STEP_TIMED_OUT -> stepTimedOut = true;
+                case DONE -> done = true;
             }
         }
         String versionString = version == null || version <= 0 ? null : CudnnVersion.fromApiNumber(version).toString();
         String cudartString = cudart == null || cudart <= 0 ? null : CudaVersion.fromCudartNumber(cudart).toString();
-        boolean crashed = !r.timedOut() && (!r.started() || !done || r.exitCode() != 0);
+        boolean timedOut = r.timedOut() || stepTimedOut && !done; // the whole child, or one step past its own limit
+        boolean crashed = !timedOut && (!r.started() || !done || r.exitCode() != 0);
         String tail = r.started() ? r.tail(4) : r.startFailure();
         ProbeResult.Crash crash = crashed && r.started() ? crash(r, loading) : null;
         if (crash != null && crash.frame() != null) {
             tail = crash.signal() + " in " + crash.frame(); // not the JVM's crash boilerplate
         }
-        return new ProbeResult(library, loaded, byName, byNameError, version, versionString, cudart, cudartString, props,
-                maxDev, handle, handleName, subs, loadError, r.started() && !r.timedOut() ? r.exitCode() : null, crashed,
-                r.timedOut(), done ? null : lastCall, crashed || r.timedOut() ? tail : null, crash);
+        return new ProbeResult(new ProbeResult.Load(library, loaded, byName, byNameError, subs, loadError),
+                new ProbeResult.Versions(version, versionString, cudart, cudartString, props, maxDev),
+                new ProbeResult.Handle(handle, handleName),
+                new ProbeResult.Ending(r.started() && !timedOut ? r.exitCode() : null, crashed, timedOut,
+                        done ? null : lastCall, crashed || timedOut ? tail : null, crash));
     }
 
     private static final java.util.regex.Pattern SIGNAL = java.util.regex.Pattern.compile(

@@ -207,14 +207,17 @@ public final class JournalRunner {
         Path to = path(op.to());
         FolderGuard g = guard();
         g.check(to);
+        if (op.type() == null) {
+            throw new IOException("unknown journal step");
+        }
         switch (op.type()) {
-            case "mkdir" -> {
+            case MKDIR -> {
                 if (!exists(to)) {
                     ops.createDirectory(to);
                 }
                 g.created(to);
             }
-            case "rmdir" -> {
+            case RMDIR -> {
                 if (exists(to)) {
                     if (!isEmptyDir(to)) {
                         throw new IOException(to + " is not empty, so it cannot be removed");
@@ -223,7 +226,7 @@ public final class JournalRunner {
                 }
                 g.removed(to);
             }
-            case "move" -> {
+            case MOVE -> {
                 Path from = path(op.from());
                 g.check(from);
                 if (exists(to)) {
@@ -234,7 +237,6 @@ public final class JournalRunner {
                 }
                 ops.move(from, to);
             }
-            default -> throw new IOException("unknown journal step " + op.type());
         }
     }
 
@@ -242,8 +244,11 @@ public final class JournalRunner {
         Path to = path(op.to());
         FolderGuard g = guard();
         g.check(to);
+        if (op.type() == null) {
+            throw new IOException("unknown journal step");
+        }
         switch (op.type()) {
-            case "mkdir" -> {
+            case MKDIR -> {
                 if (exists(to)) {
                     if (!isEmptyDir(to)) {
                         throw new IOException(to + " is not empty, so it cannot be removed");
@@ -252,13 +257,13 @@ public final class JournalRunner {
                 }
                 g.removed(to);
             }
-            case "rmdir" -> {
+            case RMDIR -> {
                 if (!exists(to)) {
                     ops.createDirectory(to);
                 }
                 g.created(to);
             }
-            case "move" -> {
+            case MOVE -> {
                 Path from = path(op.from());
                 g.check(from);
                 if (!exists(to)) {
@@ -270,7 +275,6 @@ public final class JournalRunner {
                 mkdirs(from.getParent()); // a staging folder may have been cleaned already
                 ops.move(to, from);
             }
-            default -> throw new IOException("unknown journal step " + op.type());
         }
     }
 
@@ -278,8 +282,8 @@ public final class JournalRunner {
     private boolean isDone(Journal.Op op) throws IOException {
         Path to = path(op.to());
         return switch (op.type()) {
-            case "mkdir" -> exists(to);
-            case "rmdir" -> !exists(to);
+            case MKDIR -> exists(to);
+            case RMDIR -> !exists(to);
             default -> exists(to) && !exists(path(op.from()));
         };
     }
@@ -287,8 +291,8 @@ public final class JournalRunner {
     private boolean isUndone(Journal.Op op) throws IOException {
         Path to = path(op.to());
         return switch (op.type()) {
-            case "mkdir" -> !exists(to);
-            case "rmdir" -> exists(to);
+            case MKDIR -> !exists(to);
+            case RMDIR -> exists(to);
             default -> !exists(to) && exists(path(op.from()));
         };
     }

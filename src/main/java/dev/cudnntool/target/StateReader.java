@@ -119,10 +119,10 @@ public final class StateReader {
         if (j.id() == null || !StatePaths.JOURNAL_ID.matcher(j.id()).matches()) {
             throw missing(f, "id", j.id());
         }
-        if (!"install".equals(j.kind()) && !"rollback".equals(j.kind())) {
-            throw missing(f, "kind", j.kind());
+        if (j.kind() == null) {
+            throw missing(f, "kind", null); // absent, or a word the tool does not know
         }
-        boolean install = j.kind().equals("install");
+        boolean install = j.kind() == Journal.Kind.INSTALL;
         String expected = install ? j.id() : j.id().replaceFirst("-rollback$", "");
         if (j.recordId() == null || !j.recordId().equals(expected) || install == j.id().endsWith("-rollback")) {
             throw missing(f, "recordId", j.recordId());
@@ -141,8 +141,8 @@ public final class StateReader {
                 throw missing(f, field, null);
             }
             switch (op.type()) {
-                case "mkdir", "rmdir" -> sp.confined(op.to(), f, field, StatePaths.Area.TARGET, null, repair);
-                case "move" -> {
+                case MKDIR, RMDIR -> sp.confined(op.to(), f, field, StatePaths.Area.TARGET, null, repair);
+                case MOVE -> {
                     if (op.from() == null) {
                         throw missing(f, field + " (from)", null);
                     }
@@ -153,7 +153,6 @@ public final class StateReader {
                                 + ", neither of them a folder of this " + j.kind(), repair);
                     }
                 }
-                default -> throw missing(f, field + " (type)", op.type());
             }
         }
     }

@@ -1,7 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
@@ -17,8 +15,8 @@ public final class FetchView {
     private FetchView() {
     }
 
-    public static int fetched(ToolContext ctx, OutputOptions output, FetchResult r) {
-        if (output.json()) {
+    public static int fetched(Screen ctx, FetchResult r) {
+        if (ctx.json()) {
             var doc = Json.document("fetch", ExitCode.OK.code());
             doc.put("file", r.file());
             doc.put("url", r.url());
@@ -39,8 +37,8 @@ public final class FetchView {
         return ExitCode.OK.code();
     }
 
-    public static int list(ToolContext ctx, OutputOptions output, ReleaseFilter f, List<CatalogueEntry> entries) {
-        if (output.json()) {
+    public static int list(Screen ctx, ReleaseFilter f, List<CatalogueEntry> entries) {
+        if (ctx.json()) {
             var doc = Json.document("fetch", ExitCode.OK.code());
             var filter = doc.putObject("filter");
             filter.put("os", f.os());

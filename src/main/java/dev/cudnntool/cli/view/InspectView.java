@@ -1,7 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -14,13 +12,13 @@ public final class InspectView {
     private InspectView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, ArchiveReport report) {
+    public static int show(Screen ctx, ArchiveName name, ArchiveReport report) {
         ExitCode code = report.acceptable() ? ExitCode.OK : ExitCode.ARCHIVE_REJECTED;
-        if (output.json()) {
+        if (ctx.json()) {
             Json.print(ctx.out(), json(report, code, ctx.catalogue(), name));
         } else {
             Render.archive(ctx.out(), report);
-            Render.findings(ctx.out(), report.findings(), output.verbose());
+            Render.findings(ctx.out(), report.findings(), ctx.verbose());
             ctx.out().println(code == ExitCode.OK ? "archive is complete and consistent"
                     : "archive rejected (exit " + code.code() + ")");
         }

@@ -1,15 +1,13 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.InstallRun;
 import dev.cudnntool.install.Preflight;
 import dev.cudnntool.host.fetch.ReleaseFetch;
 
@@ -18,22 +16,27 @@ public final class InstallView {
     private InstallView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o) {
-        return show(ctx, output, name, dryRun, o, null);
+    /** {@code cudnn install}'s result: what it fetched (--release), how the install ended, and the exit code. */
+    public static int show(Screen ctx, InstallRun run) {
+        return show(ctx, run.name(), run.dryRun(), run.outcome(), run.fetched());
+    }
+
+    public static int show(Screen ctx, ArchiveName name, boolean dryRun, InstallOutcome o) {
+        return show(ctx, name, dryRun, o, null);
     }
 
     /** @param fetched what {@code --release} fetched (or would), shown as the object {@code fetch}; null for --archive */
-    public static int show(ToolContext ctx, OutputOptions output, ArchiveName name, boolean dryRun, InstallOutcome o,
+    public static int show(Screen ctx, ArchiveName name, boolean dryRun, InstallOutcome o,
                            ReleaseFetch fetched) {
-        if (output.json()) {
+        if (ctx.json()) {
             Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name, fetched));
         } else {
-            if (fetched != null && !output.quiet()) {
+            if (fetched != null && !ctx.quiet()) {
                 ctx.out().println((fetched.downloaded() ? "fetched " : fetched.cached() ? "in the cache: " : "would fetch ")
                         + fetched.file() + (fetched.url() == null || fetched.cached() ? "" : " from " + fetched.url())
                         + " (" + fetched.path() + ")");
             }
-            text(ctx, output, dryRun, o);
+            text(ctx, dryRun, o);
         }
         return o.exit().code();
     }
@@ -45,7 +48,7 @@ public final class InstallView {
     public static ObjectNode json(InstallOutcome o, boolean dryRun, Catalogue catalogue, ArchiveName name, ReleaseFetch fetched) {
         var doc = Json.document("install", o.exit().code());
         doc.put("dryRun", dryRun);
-        doc.put("changed", AlreadyInstalled.changed(o, dryRun));
+        doc.put("changed", o.changed(dryRun));
         doc.put("summary", o.summary());
         if (fetched != null) {
             Json.put(doc, "fetch", fetched); // --release only: what was fetched (or would be), and where it lies
@@ -73,15 +76,15 @@ public final class InstallView {
         return doc;
     }
 
-    private static void text(ToolContext ctx, OutputOptions output, boolean dryRun, InstallOutcome o) {
-        if (o.archive() != null && !output.quiet()) {
+    private static void text(Screen ctx, boolean dryRun, InstallOutcome o) {
+        if (o.archive() != null && !ctx.quiet()) {
             Render.archive(ctx.out(), o.archive());
         }
-        if (o.plan() != null && (dryRun || output.verbose())) {
-            Render.plan(ctx.out(), o.plan(), output.verbose());
+        if (o.plan() != null && (dryRun || ctx.verbose())) {
+            Render.plan(ctx.out(), o.plan(), ctx.verbose());
         }
-        if (!output.quiet()) {
-            Render.findings(ctx.out(), o.findings(), output.verbose());
+        if (!ctx.quiet()) {
+            Render.findings(ctx.out(), o.findings(), ctx.verbose());
         }
         (o.exit() == ExitCode.OK ? ctx.out() : ctx.err()).println(Text.oneLine(o.summary())
                 + (o.exit() == ExitCode.OK ? "" : " (exit " + o.exit().code() + ")"));

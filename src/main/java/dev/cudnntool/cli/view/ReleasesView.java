@@ -1,7 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -29,11 +27,11 @@ public final class ReleasesView {
     private ReleasesView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, Listing listing) {
-        if (output.json()) {
+    public static int show(Screen ctx, Listing listing) {
+        if (ctx.json()) {
             Json.print(ctx.out(), json(listing));
         } else {
-            text(ctx.out(), output.verbose(), listing);
+            text(ctx.out(), ctx.verbose(), listing);
         }
         return ExitCode.OK.code();
     }

@@ -4,7 +4,6 @@ import dev.cudnntool.diagnosis.CudnnCopy;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.Text;
-import dev.cudnntool.cli.VersionProvider;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.Toolkit;
@@ -31,9 +30,9 @@ public final class ReportView {
     private ReportView() {
     }
 
-    public static String markdown(Host host, VerifyReport r, int exit) {
+    public static String markdown(Host host, String toolVersion, VerifyReport r, int exit) {
         List<String> md = new ArrayList<>();
-        md.add("### cuDNN report (" + VersionProvider.version() + ", `cudnn verify --report`)");
+        md.add("### cuDNN report (" + toolVersion + ", `cudnn verify --report`)");
         md.add("");
         md.add("- **Result:** " + (r.ok() ? "no errors" : count(r.findings()) + " error(s)") + " (exit " + exit + ")");
         if (r.platform() != null) {

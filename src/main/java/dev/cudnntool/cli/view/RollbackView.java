@@ -1,12 +1,11 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.target.Journal;
 import dev.cudnntool.Text;
-import dev.cudnntool.install.AlreadyInstalled;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
 import dev.cudnntool.target.InstallTarget;
@@ -20,12 +19,28 @@ public final class RollbackView {
     private RollbackView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, boolean dryRun, RollbackOutcome o) {
-        if (output.json()) {
+    /**
+     * One step of rollback's JSON {@code steps} and of its text: the journal's step in the words the JSON has
+     * always used ({@code type}: move, mkdir, rmdir; {@code from} only for a move), its own record so the
+     * document does not change when the journal does.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Step(String type, String from, String to) {
+        static Step of(Journal.Op op) {
+            return new Step(op.type() == null ? null : op.type().wire(), op.from(), op.to());
+        }
+
+        static List<Step> of(List<Journal.Op> ops) {
+            return ops == null ? null : ops.stream().map(Step::of).toList();
+        }
+    }
+
+    public static int show(Screen ctx, boolean dryRun, RollbackOutcome o) {
+        if (ctx.json()) {
             Json.print(ctx.out(), json(o, dryRun));
         } else {
-            if (dryRun || output.verbose()) {
-                for (var s : o.steps()) {
+            if (dryRun || ctx.verbose()) {
+                for (Step s : Step.of(o.steps())) {
                     ctx.out().println("  " + s.type() + " " + (s.from() == null ? "" : s.from() + " -> ") + s.to());
                 }
             }
@@ -39,18 +54,18 @@ public final class RollbackView {
     public static ObjectNode json(RollbackOutcome o, boolean dryRun) {
         var doc = Json.document("rollback", o.exit().code());
         doc.put("dryRun", dryRun);
-        doc.put("changed", AlreadyInstalled.changed(o, dryRun));
+        doc.put("changed", o.changed(dryRun));
         doc.put("summary", o.summary());
         doc.put("installId", o.installId());
         doc.put("version", o.version());
-        Json.put(doc, "steps", o.steps());
+        Json.put(doc, "steps", Step.of(o.steps()));
         Json.put(doc, "keptChangedFiles", o.keptChangedFiles());
         Json.put(doc, "findings", o.findings());
         return doc;
     }
 
-    public static int list(ToolContext ctx, OutputOptions output, InstallTarget t, List<RollbackService.Entry> entries) {
-        if (output.json()) {
+    public static int list(Screen ctx, InstallTarget t, List<RollbackService.Entry> entries) {
+        if (ctx.json()) {
             var doc = Json.document("rollback", 0);
             doc.put("target", t.root().toString());
             Json.put(doc, "installs", entries);

@@ -1,7 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.ToolContext;
-import dev.cudnntool.cli.OutputOptions;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
@@ -12,23 +10,23 @@ public final class VerifyView {
     private VerifyView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, VerifyReport r) {
-        return show(ctx, output, r, false);
+    public static int show(Screen ctx, VerifyReport r) {
+        return show(ctx, r, false);
     }
 
     /** @param report {@code --report}: Markdown for a bug report instead of the text (with --json: its {@code report} field) */
-    public static int show(ToolContext ctx, OutputOptions output, VerifyReport r, boolean report) {
+    public static int show(Screen ctx, VerifyReport r, boolean report) {
         ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
-        if (output.json()) {
+        if (ctx.json()) {
             ObjectNode doc = json(r, code);
             if (report) {
-                doc.put("report", ReportView.markdown(ctx.host(), r, code.code()));
+                doc.put("report", ReportView.markdown(ctx.host(), ctx.toolVersion(), r, code.code()));
             }
             Json.print(ctx.out(), doc);
         } else if (report) {
-            ctx.out().print(ReportView.markdown(ctx.host(), r, code.code()));
+            ctx.out().print(ReportView.markdown(ctx.host(), ctx.toolVersion(), r, code.code()));
         } else {
-            Render.verify(ctx.out(), r, output.verbose());
+            Render.verify(ctx.out(), r, ctx.verbose());
         }
         return code.code();
     }

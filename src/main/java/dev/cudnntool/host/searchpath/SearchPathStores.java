@@ -2,6 +2,7 @@ package dev.cudnntool.host.searchpath;
 
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.RegistryPath;
+import dev.cudnntool.OsFamily;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +62,7 @@ public final class SearchPathStores {
     };
 
     /**
-     * The registry's user and machine Path (entries expanded), read once for {@link Host#system()}
+     * The registry's user and machine Path (entries expanded), read once for {@link #systemHost()}
      * on Windows; empty where there is no registry to read.
      */
     public static Optional<RegistryPath> readRegistryPath(Map<String, String> env) {
@@ -72,5 +73,16 @@ public final class SearchPathStores {
         } catch (RuntimeException | LinkageError e) {
             return Optional.empty(); // no registry to read: the process environment as it is
         }
+    }
+
+    /**
+     * This machine as the command line's entry point sees it. Windows: PATH as a new terminal gets it
+     * (the registry's machine and user Path appended), and the registry's values kept on the host.
+     */
+    public static Host systemHost() {
+        Map<String, String> env = System.getenv();
+        Optional<RegistryPath> registry = Host.systemOs() == OsFamily.WINDOWS ? readRegistryPath(env) : Optional.empty();
+        return Host.system(registry.map(r -> SearchPathEntries.withPersistentPath(env, r.persistentEntries())).orElse(env),
+                registry);
     }
 }

@@ -1,0 +1,26 @@
+package dev.cudnntool.install;
+
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.host.fetch.ReleaseFetch;
+import java.nio.file.Path;
+
+/** Where {@code cudnn install} takes the archive from: a file the user has, or a release fetched first. */
+public sealed interface InstallSource {
+    /**
+     * {@code --archive FILE}: the file, with the checksum the user gave (--sha256, --manifest) or the catalogue's,
+     * or null when neither knows it.
+     */
+    record LocalArchive(Path file, ChecksumExpectation expected) implements InstallSource {
+    }
+
+    /** {@code --release VERSION}: the catalogue's archive for this machine, looked up or fetched by {@code fetcher}. */
+    record Release(Fetcher fetcher) implements InstallSource {
+    }
+
+    /** Looks the release's archive up ({@code planOnly}: nothing downloaded) or fetches it into the cache. */
+    @FunctionalInterface
+    interface Fetcher {
+        ReleaseFetch fetch(boolean planOnly, ReadProgress progress);
+    }
+}
