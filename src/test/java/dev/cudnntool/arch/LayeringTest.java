@@ -18,11 +18,14 @@ import org.junit.jupiter.api.Test;
  * sit side by side. Inside a capability the port or engine sits at the package root and its parts in
  * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
  * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers.
- * The target (its layout, state, journal and file port) sits below both install and verify. The core types use nothing of the tool.
+ * The target (its layout, state, journal and file port) sits below both install and verify. explain (cudnn explain:
+ * the recognizer of pasted error lines and the service that checks them) sits beside verify, above it: it calls verify
+ * and the host, and only cli calls it. The core types use nothing of the tool.
  */
 class LayeringTest {
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("cli").definedBy("dev.cudnntool.cli..")
+            .layer("explain").definedBy("dev.cudnntool.explain..")
             .layer("verify").definedBy("dev.cudnntool.verify..")
             .layer("install").definedBy("dev.cudnntool.install..")
             .layer("probe").definedBy("dev.cudnntool.probe..")
@@ -31,12 +34,13 @@ class LayeringTest {
             .layer("archive").definedBy("dev.cudnntool.archive..")
             .layer("core").definedBy("dev.cudnntool")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-            .whereLayer("verify").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "verify", "probe")
-            .whereLayer("probe").mayOnlyBeAccessedByLayers("cli", "verify", "install")
-            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "verify", "install")
-            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target")
-            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "target", "host")
+            .whereLayer("explain").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("verify").mayOnlyBeAccessedByLayers("cli", "explain")
+            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "probe")
+            .whereLayer("probe").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install")
+            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install")
+            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "target")
+            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "target", "host")
             .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(
