@@ -110,7 +110,7 @@ public final class ExplainService {
     }
 
     private Optional<LoaderPath.Hit> byName(String name) {
-        return LoaderPath.findFrom(host, LdSoCache.of(host), name, List.of(), List.of());
+        return LoaderPath.findFrom(host, host.windows() ? LdSoCache.empty() : LdSoCache.of(host), name, List.of(), List.of());
     }
 
     private List<Finding> linuxLoad(ErrorLine line, Facts facts) {
