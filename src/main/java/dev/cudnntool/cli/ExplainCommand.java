@@ -17,9 +17,9 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Explains a cuDNN error message and checks this machine for its cause.",
-                "It finds the cuDNN error lines in the text (a log, a traceback), says what each means, runs the part of",
-                "verify that answers it here and gives the fix. Exit 0: the cause is not present here; 1: it is; 9: the",
-                "check could not run here; 2: no cuDNN error line in the text."},
+                "It finds the cuDNN error lines in the text (a log, a traceback), says what each means,",
+                "runs the part of verify that answers it here and gives the fix. Exit 0: the cause is not",
+                "present here; 1: it is; 9: the check could not run here; 2: no cuDNN error line in the text."},
         footerHeading = "%nExamples:%n",
         footer = {"  What a pasted error means, and whether its cause is on this machine:",
                 "    cudnn explain \"Could not load library libcudnn_ops_infer.so.8\"",

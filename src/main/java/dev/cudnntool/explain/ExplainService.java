@@ -176,9 +176,10 @@ public final class ExplainService {
                     + " and then " + line;
         }
         String m = major == null ? "9" : String.valueOf(major);
+        String release = m.equals("9") ? "9.5.1" : m + ".x.y";
         return (incomplete ? "reinstall it complete, or " : "") + "install cuDNN " + m + ": pip install nvidia-cudnn-cu12"
-                + (major != null && major != 9 ? "" : "") + " and put its nvidia/cudnn/" + (win ? "bin" : "lib")
-                + " folder on the search path, or cudnn install --release " + m + " --prefix " + prefix + " and then " + line;
+                + " and put its nvidia/cudnn/" + (win ? "bin" : "lib") + " folder on the search path, or cudnn install --release "
+                + release + " --prefix " + prefix + " (cudnn releases lists the others) and then " + line;
     }
 
     private static String dependencyFix(String name) {
