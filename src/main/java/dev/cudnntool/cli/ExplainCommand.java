@@ -6,6 +6,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.explain.ErrorLine;
+import dev.cudnntool.explain.ExplainInput;
 import dev.cudnntool.explain.Explanation;
 import dev.cudnntool.explain.Recognizer;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cudnntool.explain.ExplainInput;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;

@@ -1,4 +1,4 @@
-package dev.cudnntool.cli;
+package dev.cudnntool.explain;
 
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
@@ -22,11 +22,11 @@ import java.nio.file.Path;
  * @param read      the bytes read
  * @param truncated whether only part of the input was read
  */
-record ExplainInput(String text, String source, long size, long read, boolean truncated) {
+public record ExplainInput(String text, String source, long size, long read, boolean truncated) {
     /** 16 MiB: far more than any error output, small enough to scan at once. */
-    static final int CAP = 16 << 20;
+    public static final int CAP = 16 << 20;
 
-    static ExplainInput argument(String text) {
+    public static ExplainInput argument(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         if (b.length > CAP) {
             return new ExplainInput(new String(b, 0, CAP, StandardCharsets.UTF_8), "the argument", b.length, CAP, true);
@@ -34,7 +34,7 @@ record ExplainInput(String text, String source, long size, long read, boolean tr
         return new ExplainInput(text, "the argument", b.length, b.length, false);
     }
 
-    static ExplainInput stdin(InputStream in) {
+    public static ExplainInput stdin(InputStream in) {
         try {
             byte[] b = in.readNBytes(CAP + 1);
             boolean more = b.length > CAP;
@@ -46,7 +46,7 @@ record ExplainInput(String text, String source, long size, long read, boolean tr
         }
     }
 
-    static ExplainInput file(Path file) {
+    public static ExplainInput file(Path file) {
         try {
             BoundedFiles.requireRegularFile(file);
             try (SeekableByteChannel ch = BoundedFiles.open(file)) {
@@ -86,7 +86,7 @@ record ExplainInput(String text, String source, long size, long read, boolean tr
     }
 
     /** "only the last 16 MiB of 40 MiB were read", for the view; null when all of it was. */
-    String notice() {
+    public String notice() {
         if (!truncated) {
             return null;
         }
