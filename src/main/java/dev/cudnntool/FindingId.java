@@ -122,8 +122,10 @@ public enum FindingId {
             + " that major or sub-library, or copies in folders the loader does not search (named, with the fix)", ERROR),
     EXPLAIN_FOUND_FIRST("explain.found-first", "`explain`: the cuDNN a version-mismatch line reports is the one found first"
             + " here (its folder, and what put it first)", ERROR),
-    EXPLAIN_DEPENDENCY("explain.dependency", "`explain`: a library a found cuDNN DLL needs (zlibwapi.dll) is missing, or the DLL"
-            + " found first is not x64 (Windows errors 126 and 193)", ERROR),
+    EXPLAIN_DEPENDENCY("explain.dependency", "`explain`: a library a found cuDNN needs is missing (zlibwapi.dll for Windows error"
+            + " 126; cuBLASLt, NVRTC, zlib for a sub-library or prerequisite status), or the DLL found first is not x64 (error 193)", ERROR),
+    EXPLAIN_NO_GPU("explain.no-gpu", "`explain`: a status cuDNN answers without a usable GPU (NOT_INITIALIZED, a CUDA driver"
+            + " failure) on a machine where verify finds no driver, no visible GPU or a driver too old", ERROR),
     EXPLAIN_RULED_OUT("explain.ruled-out", "`explain`: what was checked for a line and found fine here", INFO),
     EXPLAIN_NOT_CHECKED("explain.not-checked", "`explain`: the check that answers a line could not run here (another OS's"
             + " error, no cuDNN to load, the probe did not finish)", WARN);

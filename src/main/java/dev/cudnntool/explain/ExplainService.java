@@ -342,6 +342,27 @@ public final class ExplainService {
         }
     }
 
+    /**
+     * What verify only warns about but is this status's cause: no driver or GPU for a status cuDNN answers without one,
+     * a missing library cuDNN needs for a sub-library or prerequisite status.
+     */
+    private static List<Finding> causes(ErrorLine line, CudnnStatus.Entry s, List<Finding> verified) {
+        List<Finding> out = new ArrayList<>();
+        boolean needsGpu = s.name().equals("CUDNN_STATUS_NOT_INITIALIZED") || s.name().startsWith("CUDNN_STATUS_EXECUTION_FAILED");
+        boolean needsLibraries = s.name().equals("CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED") || s.name().contains("PREREQUISITE_MISSING")
+                || s.name().equals("CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE");
+        for (Finding f : verified) {
+            if (needsGpu && (f.is(FindingId.DRIVER_MISSING) || f.is(FindingId.DRIVER_NO_GPU) || f.is(FindingId.DRIVER_TOO_OLD))) {
+                out.add(Finding.error(FindingId.EXPLAIN_NO_GPU, "line " + line.number() + ": " + s.name() + " is what cuDNN answers"
+                        + " here: " + f.message() + " (" + f.id() + ")", f.fix()));
+            }
+            if (needsLibraries && f.is(FindingId.CUDNN_DEPENDENCY_MISSING)) {
+                out.add(Finding.error(FindingId.EXPLAIN_DEPENDENCY, "line " + line.number() + ": " + f.message(), f.fix()));
+            }
+        }
+        return out;
+    }
+
     private List<Finding> status(ErrorLine line, Facts facts) {
         CudnnStatus.Entry s = CudnnStatus.named(line.status()).orElseThrow();
         if (!CudnnStatus.aboutInstallation(s)) {
@@ -359,6 +380,7 @@ public final class ExplainService {
                 out.add(f);
             }
         }
+        out.addAll(causes(line, s, r.findings()));
         if (r.probe() != null && r.probe().incomplete()) {
             out.add(notChecked(line, "the probe that loads cuDNN did not finish (" + (r.probe().timedOut() ? "timed out" : "crashed")
                     + ")", "run cudnn verify --verbose for the details"));

@@ -231,6 +231,15 @@ class ExplainServiceTest {
             assertTrue(broken.findings().stream().anyMatch(f -> f.id().equals("cudnn.damaged-file") && f.isError()),
                     "verify's own findings for the copy programs load are carried: " + broken.findings());
             assertTrue(broken.findings().stream().noneMatch(f -> f.severity() == Severity.INFO), "only errors and warnings");
+            List<Finding> missing = broken.findings().stream().filter(x -> x.is(FindingId.CUDNN_DEPENDENCY_MISSING)).toList();
+            List<Finding> causes = broken.findings().stream().filter(x -> x.is(FindingId.EXPLAIN_DEPENDENCY)).toList();
+            assertEquals(missing.size(), causes.size(), "each missing library is a cause of 1008: " + broken.findings());
+            assertTrue(causes.stream().anyMatch(x -> x.isError() && x.message().contains("libcublasLt.so.12")), causes.toString());
+            Explanation noDriver = explain(m, "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED");
+            Finding f = one(noDriver, FindingId.EXPLAIN_NO_GPU);
+            assertTrue(f.message().startsWith("line 1: CUDNN_STATUS_NOT_INITIALIZED is what cuDNN answers here: nvidia-smi was not"
+                    + " found") && f.message().endsWith("(driver.missing)"), f.message());
+            assertTrue(f.fix().startsWith("install the NVIDIA driver"), f.fix());
         }
     }
 }
