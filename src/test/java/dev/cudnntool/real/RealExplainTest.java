@@ -47,13 +47,15 @@ class RealExplainTest {
         assertTrue(f.get("message").asText().contains("cuDNN 9.5.1 at " + venvLib().resolve("libcudnn.so.9")), f.toString());
         assertTrue(f.get("fix").asText().contains("cudnn install --release 8.9.7 --prefix"), f.toString());
 
-        Path cudnn8 = tmp.resolve("cudnn8/lib");
-        RealCudnn.layOut(8, cudnn8, cudnn8.resolveSibling("include"));
+        // PyTorch cu118 ships cuDNN 8 in torch/lib, where CTranslate2 does not look (Chenyme-AAVT#1 shows exactly this)
+        Path cudnn8 = venvLib().resolve("../../../torch/lib").normalize();
+        RealCudnn.layOut(8, cudnn8, tmp.resolve("include8"));
         Cli.Run off = Cli.run(host(Map.of()), "explain", OPS_INFER, "--json");
         assertEquals(1, off.exit(), off.out());
         JsonNode notSearched = RealVerify.finding(off.json(), "explain.not-found");
-        assertTrue(notSearched.get("message").asText().contains("it is in " + cudnn8 + ", a folder the loader does not search")
-                || notSearched.get("message").asText().contains("there is no cuDNN 8"), notSearched.toString());
+        assertTrue(notSearched.get("message").asText().contains("but it is in " + cudnn8 + ", a folder the loader does not search"),
+                notSearched.toString());
+        assertTrue(notSearched.get("fix").asText().contains("export LD_LIBRARY_PATH=" + cudnn8), notSearched.toString());
 
         Cli.Run on = Cli.run(host(Map.of("LD_LIBRARY_PATH", cudnn8.toString())), "explain", OPS_INFER, "--json");
         assertEquals(0, on.exit(), on.out());
