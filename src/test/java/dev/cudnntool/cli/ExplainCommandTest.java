@@ -75,6 +75,15 @@ class ExplainCommandTest {
     }
 
     @Test
+    void quietPrintsOnlyTheErrorsAndTheLastLine() {
+        Cli.Run r = Cli.run(bare(), "explain", OPS_INFER, "-q");
+        assertEquals(1, r.exit());
+        assertEquals(java.util.List.of("findings", "ERROR explain.not-found", "fix:", "explain: the cause is on this machine"),
+                r.out().lines().map(l -> l.strip().split("(?<=^(findings|ERROR explain.not-found|fix:|explain: the cause is on this machine))")[0])
+                        .toList(), r.out());
+    }
+
+    @Test
     void standardInputIsRead() {
         String log = "Traceback (most recent call last):\r\n  File \"app.py\", line 3\r\n" + OPS_INFER + "\r\nAborted (core dumped)\r\n";
         Cli.Run r = withStdin(bare(), log.getBytes(StandardCharsets.UTF_8), "explain", "-", "--json");

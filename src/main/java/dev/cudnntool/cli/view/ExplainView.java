@@ -5,6 +5,7 @@ import dev.cudnntool.cli.ToolContext;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Text;
 import dev.cudnntool.explain.ErrorLine;
@@ -41,11 +42,15 @@ public final class ExplainView {
             ctx.err().println("explain: " + Text.oneLine(notice));
             ctx.err().flush();
         }
-        for (ErrorLine l : e.lines()) {
-            out.println("line " + l.number() + "  " + l.kind().label() + ": " + l.text());
-            out.println("  means: " + Text.oneLine(l.meaning()));
+        if (output.quiet()) {
+            Render.findings(out, e.findings().stream().filter(Finding::isError).toList(), false);
+        } else {
+            for (ErrorLine l : e.lines()) {
+                out.println("line " + l.number() + "  " + l.kind().label() + ": " + l.text());
+                out.println("  means: " + Text.oneLine(l.meaning()));
+            }
+            Render.findings(out, e.findings(), output.verbose());
         }
-        Render.findings(out, e.findings(), output.verbose());
         long ruledOut = e.findings().stream().filter(f -> f.is(FindingId.EXPLAIN_RULED_OUT)).count();
         out.println(switch (e.outcome()) {
             case PROBLEM -> "explain: the cause is on this machine (see the errors and their fixes above)";
