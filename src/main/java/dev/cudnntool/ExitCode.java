@@ -15,6 +15,8 @@ public enum ExitCode {
     INSTALL_ROLLED_BACK(6, "install (or rollback) failed and was undone"),
     ROLLBACK_FAILED(7, "install failed and the automatic undo failed too"),
     NOTHING_TO_ROLL_BACK(8, "nothing to roll back, rollback refused, or the tool's state is damaged"),
+    /** What would answer could not be observed (verify's "unknown" verdict; explain: the check could not run here). */
+    NOT_CHECKED(9, "could not check"),
     /** A bug or an I/O failure nobody anticipated; still one line, trace with --verbose. */
     INTERNAL(70, "internal error (a bug)");
 

@@ -117,7 +117,18 @@ public enum FindingId {
     CUDNN_DLL_ARCH("cudnn.dll-arch", "a cuDNN or zlib DLL that is not x64", ERROR),
     CUDNN_FILE_VERSION("cudnn.file-version", "the DLL's FileVersion agrees (info) or disagrees (error) with the header", INFO, ERROR),
     CUDNN_OTHER_MAJOR("cudnn.other-major", "another major is present too", INFO),
-    CUDNN_OK("cudnn.ok", "version, where, loaded from where, CUDA runtime, handle result", INFO);
+    CUDNN_OK("cudnn.ok", "version, where, loaded from where, CUDA runtime, handle result", INFO),
+    EXPLAIN_NOT_FOUND("explain.not-found", "`explain`: the library an error line names is not found by name here: no copy of"
+            + " that major or sub-library, or copies in folders the loader does not search (named, with the fix)", ERROR),
+    EXPLAIN_FOUND_FIRST("explain.found-first", "`explain`: the cuDNN a version-mismatch line reports is the one found first"
+            + " here (its folder, and what put it first)", ERROR),
+    EXPLAIN_DEPENDENCY("explain.dependency", "`explain`: a library a found cuDNN needs is missing (zlibwapi.dll for Windows error"
+            + " 126; cuBLASLt, NVRTC, zlib for a sub-library or prerequisite status), or the DLL found first is not x64 (error 193)", ERROR),
+    EXPLAIN_NO_GPU("explain.no-gpu", "`explain`: a status cuDNN answers without a usable GPU (NOT_INITIALIZED, a CUDA driver"
+            + " failure) on a machine where verify finds no driver, no visible GPU or a driver too old", ERROR),
+    EXPLAIN_RULED_OUT("explain.ruled-out", "`explain`: what was checked for a line and found fine here", INFO),
+    EXPLAIN_NOT_CHECKED("explain.not-checked", "`explain`: the check that answers a line could not run here (another OS's"
+            + " error, no cuDNN to load, the probe did not finish)", WARN);
 
     private static final Map<String, FindingId> BY_ID = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(FindingId::id, Function.identity()));

@@ -95,7 +95,19 @@ final class BadArguments {
     /** picocli's suggestions (close option names, or command names), as the user would type them. */
     private static List<String> suggestions(CommandLine cmd, UnmatchedArgumentException unknown) {
         List<String> out = new ArrayList<>();
-        for (String s : unknown.getSuggestions()) {
+        List<String> likely = new ArrayList<>(unknown.getSuggestions());
+        // A mistyped command keeps its first letter: 'instal' is install or inspect, not explain (picocli's bigram
+        // likeness ranks any name sharing "in"); when no command shares it, picocli's ranking stands.
+        List<String> typed = unknown.getUnmatched();
+        if (!typed.isEmpty() && !typed.get(0).isEmpty() && !typed.get(0).startsWith("-")) {
+            char first = Character.toLowerCase(typed.get(0).charAt(0));
+            List<String> same = likely.stream().filter(s -> !cmd.getSubcommands().containsKey(s)
+                    || !s.isEmpty() && Character.toLowerCase(s.charAt(0)) == first).toList();
+            if (!same.isEmpty()) {
+                likely = same;
+            }
+        }
+        for (String s : likely) {
             if (out.size() == SUGGESTIONS) {
                 break;
             }

@@ -34,6 +34,7 @@ public class CudnnCommand implements Callable<Integer> {
         SUBCOMMANDS.put("inspect", InspectCommand.class);
         SUBCOMMANDS.put("releases", ReleasesCommand.class);
         SUBCOMMANDS.put("fetch", FetchCommand.class);
+        SUBCOMMANDS.put("explain", ExplainCommand.class);
         SUBCOMMANDS.put("completion", CompletionCommand.class);
     }
 

@@ -44,7 +44,7 @@ public final class Main {
             // it) and the .xz decoder.
             FaultHook faults = FaultHook.pause(Long.getLong(FaultHook.COMMIT_STEP_DELAY_PROPERTY, 0));
             code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults,
-                    XzDecoders.Choice.parse(System.getProperty(XzDecoders.PROPERTY)), SearchPathStores.system(host)), args);
+                    XzDecoders.Choice.parse(System.getProperty(XzDecoders.PROPERTY)), SearchPathStores.system(host), System.in), args);
         } finally {
             if (warm != null) {
                 warm.close();

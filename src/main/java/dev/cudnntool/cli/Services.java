@@ -60,6 +60,11 @@ final class Services {
         return new VerifyService(ctx.host(), probe ? ctx.probe() : null);
     }
 
+    /** {@code cudnn explain}: the checks for pasted error lines, on verify with and without loading the library. */
+    dev.cudnntool.explain.ExplainService explain() {
+        return new dev.cudnntool.explain.ExplainService(ctx.host(), verify(true), verify(false));
+    }
+
     RollbackService rollback() {
         return new RollbackService(ctx.host(), new NioFileOps(), Clock.systemUTC(), ctx.searchPaths(), ctx.faults());
     }

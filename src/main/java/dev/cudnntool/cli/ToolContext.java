@@ -19,11 +19,12 @@ import java.io.PrintWriter;
  *                    {@link XzDecoders#PROPERTY}
  * @param searchPaths where {@code --add-to-path} writes: {@link Main#main} wires this machine's
  *                    ({@link SearchPathStores#system}); other contexts have no registry to write
+ * @param in          standard input ({@code cudnn explain -}): {@link Main#main} wires System.in; other contexts an empty one
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                           dev.cudnntool.probe.ProbeRunner warmProbe,
                           dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
-                          XzDecoders.Choice xz, SearchPathStore searchPaths) {
+                          XzDecoders.Choice xz, SearchPathStore searchPaths, java.io.InputStream in) {
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }
@@ -31,12 +32,26 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
                        dev.cudnntool.probe.ProbeRunner warmProbe) {
         this(host, out, err, terminal, warmProbe, null, FaultHook.NONE, XzDecoders.Choice.AUTO,
-                host == null ? null : SearchPathStores.withoutRegistry(host)); // null host: the command model only (GenerateDocs)
+                host == null ? null : SearchPathStores.withoutRegistry(host), java.io.InputStream.nullInputStream());
+        // null host: the command model only (GenerateDocs)
+    }
+
+    /** The same context without standard input (a test's or Main's wiring before System.in). */
+    public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
+                       dev.cudnntool.probe.ProbeRunner warmProbe,
+                       dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
+                       XzDecoders.Choice xz, SearchPathStore searchPaths) {
+        this(host, out, err, terminal, warmProbe, catalogueOverride, faults, xz, searchPaths, java.io.InputStream.nullInputStream());
+    }
+
+    /** The same context reading {@code input} as its standard input (tests). */
+    public ToolContext withInput(java.io.InputStream input) {
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogueOverride, faults, xz, searchPaths, input);
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
     public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
-        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults, xz, searchPaths);
+        return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults, xz, searchPaths, in);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */

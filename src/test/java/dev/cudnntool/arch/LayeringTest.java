@@ -19,11 +19,14 @@ import org.junit.jupiter.api.Test;
  * is reached only by cli, which wires it in (neither verify nor install imports it). Inside a capability the port or engine sits at the package root and its parts in
  * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
  * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers.
- * The target (its layout, state, journal and file port) sits below both install and verify. The core types use nothing of the tool.
+ * The target (its layout, state, journal and file port) sits below both install and verify. explain (cudnn explain:
+ * the recognizer of pasted error lines and the service that checks them) sits beside verify, above it: it calls verify
+ * and the host, and only cli calls it. The core types use nothing of the tool.
  */
 class LayeringTest {
     static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("cli").definedBy("dev.cudnntool.cli..")
+            .layer("explain").definedBy("dev.cudnntool.explain..")
             .layer("verify").definedBy("dev.cudnntool.verify..")
             .layer("install").definedBy("dev.cudnntool.install..")
             .layer("probe").definedBy("dev.cudnntool.probe..")
@@ -33,13 +36,14 @@ class LayeringTest {
             .layer("archive").definedBy("dev.cudnntool.archive..")
             .layer("core").definedBy("dev.cudnntool")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-            .whereLayer("verify").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "verify")
+            .whereLayer("explain").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("verify").mayOnlyBeAccessedByLayers("cli", "explain")
+            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "explain", "verify")
             .whereLayer("probe").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("diagnosis").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe")
-            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "verify", "install", "diagnosis")
-            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "diagnosis", "target")
-            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "verify", "install", "probe", "diagnosis", "target", "host")
+            .whereLayer("diagnosis").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe")
+            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "diagnosis")
+            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "diagnosis", "target")
+            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "diagnosis", "target", "host")
             .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(

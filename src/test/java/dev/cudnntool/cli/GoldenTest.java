@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class GoldenTest {
     private static final Map<String, String> HELP = Map.of("cudnn", "", "install", "install", "verify", "verify",
             "rollback", "rollback", "inspect", "inspect", "releases", "releases", "fetch", "fetch",
-            "completion", "completion");
+            "completion", "completion", "explain", "explain");
 
     /** Values replaced by placeholders in this test's golden files: see {@link #archive}. */
     private final Map<String, String> pinned = new java.util.LinkedHashMap<>();
@@ -166,6 +166,21 @@ class GoldenTest {
         jsonAndText("verify-bad-expect", host, Catalogue.empty(), 2, "verify", "--expect", "nine");
         jsonAndText("verify-unknown-option", host, Catalogue.empty(), 2, "verify", "--bogus");
         jsonAndText("rollback-no-toolkit", host, Catalogue.empty(), 8, "rollback");
+    }
+
+    /**
+     * Issue 33 B: {@code cudnn explain}'s shape pinned on a bare Linux machine: a Windows line it cannot check here (exit 9),
+     * a load failure whose library is nowhere (exit 1), a status about the program's own arguments (exit 0), text with no
+     * cuDNN line (exit 2).
+     */
+    @Test
+    void explain() {
+        Host host = bareLinux();
+        jsonAndText("explain-other-os", host, Catalogue.empty(), 9, "explain", "Could not load library cudnn_cnn_infer64_8.dll. Error code 126");
+        jsonAndText("explain-not-found", host, Catalogue.empty(), 1, "explain",
+                "Unable to load any of {libcudnn_graph.so.9.1.0, libcudnn_graph.so.9.1, libcudnn_graph.so.9, libcudnn_graph.so}");
+        jsonAndText("explain-ruled-out", host, Catalogue.empty(), 0, "explain", "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM");
+        jsonAndText("explain-no-line", host, Catalogue.empty(), 2, "explain", "Segmentation fault (core dumped)");
     }
 
     /** Issue 21: {@code cudnn} alone, a mistyped command, a mistyped option beside a missing one. */

@@ -1,5 +1,6 @@
 package dev.cudnntool.probe;
 
+import dev.cudnntool.diagnosis.ProbeResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

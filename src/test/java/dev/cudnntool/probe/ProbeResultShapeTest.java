@@ -1,5 +1,6 @@
 package dev.cudnntool.probe;
 
+import dev.cudnntool.diagnosis.ProbeResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -108,9 +108,10 @@ class OwnersFixesTest {
     private static ProbeResult probe(String lib, String loadError, List<ProbeResult.SubLibrary> subs, boolean crashed, boolean timedOut,
                                      ProbeResult.Crash crash, Long version, Long cudart) {
         String versionString = version == null ? null : "9.5.1";
-        return new ProbeResult(lib, loadError == null ? lib : null, null, null, version, versionString, cudart,
-                cudart == null ? null : "12.2", List.of(), null, null, null, subs, loadError, crashed ? 134 : null, crashed, timedOut,
-                "cudnnGetVersion", "", crash);
+        return new ProbeResult(new ProbeResult.Load(lib, loadError == null ? lib : null, null, null, subs, loadError),
+                new ProbeResult.Versions(version, versionString, cudart, cudart == null ? null : "12.2", List.of(), null),
+                new ProbeResult.Handle(null, null),
+                new ProbeResult.Ending(crashed ? 134 : null, crashed, timedOut, "cudnnGetVersion", "", crash));
     }
 
     @Test
