@@ -53,7 +53,7 @@ public class ExplainCommand implements Callable<Integer> {
                     + " only the traceback), or the whole log with --file LOG");
         }
         Explanation e = ctx.services().explain().explain(lines);
-        return ExplainView.show(ctx, output, input.source(), input.notice(), e);
+        return ExplainView.show(ctx.screen(output), input.source(), input.notice(), e);
     }
 
     private ExplainInput input() {

@@ -1,8 +1,5 @@
 package dev.cudnntool.cli.view;
 
-import dev.cudnntool.cli.OutputOptions;
-import dev.cudnntool.cli.ToolContext;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -21,13 +18,13 @@ public final class ExplainView {
     private ExplainView() {
     }
 
-    public static int show(ToolContext ctx, OutputOptions output, String source, String notice, Explanation e) {
+    public static int show(Screen ctx, String source, String notice, Explanation e) {
         ExitCode code = switch (e.outcome()) {
             case PROBLEM -> ExitCode.CHECKS_FAILED;
             case NOT_CHECKED -> ExitCode.NOT_CHECKED;
             case NOT_PRESENT -> ExitCode.OK;
         };
-        if (output.json()) {
+        if (ctx.json()) {
             ObjectNode doc = Json.document("explain", code.code());
             ObjectNode in = doc.putObject("input");
             in.put("source", Text.printable(source));
@@ -42,14 +39,14 @@ public final class ExplainView {
             ctx.err().println("explain: " + Text.oneLine(notice));
             ctx.err().flush();
         }
-        if (output.quiet()) {
+        if (ctx.quiet()) {
             Render.findings(out, e.findings().stream().filter(Finding::isError).toList(), false);
         } else {
             for (ErrorLine l : e.lines()) {
                 out.println("line " + l.number() + "  " + l.kind().label() + ": " + l.text());
                 out.println("  means: " + Text.oneLine(l.meaning()));
             }
-            Render.findings(out, e.findings(), output.verbose());
+            Render.findings(out, e.findings(), ctx.verbose());
         }
         long ruledOut = e.findings().stream().filter(f -> f.is(FindingId.EXPLAIN_RULED_OUT)).count();
         out.println(switch (e.outcome()) {
