@@ -123,6 +123,9 @@ public class InstallCommand implements Callable<Integer> {
                 InstallOutcome o = ctx.services().install(!noProbe).dryRunBeforeFetch(req, name, fetched.file()
                         + (fetched.url() == null ? "" : " from " + fetched.url()) + " into " + fetched.path());
                 if (dryRun) {
+                    if (o.exit() == ExitCode.OK) { // #30 item 4: the file exists (HEAD), as the real run would find
+                        fetched.checkExists(ctx.host(), source, java.time.Duration.ofSeconds(60));
+                    }
                     return InstallView.show(ctx, output, name, true, o, fetched);
                 }
                 if (o.exit() != ExitCode.OK) {

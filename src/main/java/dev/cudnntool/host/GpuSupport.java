@@ -79,7 +79,7 @@ public final class GpuSupport {
             for (CatalogueEntry e : candidates) {
                 int major = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
                 if (!e.disputed() && Boolean.TRUE.equals(matrix.fit(e.version(), major, null, cc, host.windows()).gpuOk())) {
-                    Optional<String> url = e.url();
+                    Optional<String> url = e.downloadUrl();
                     return "install cuDNN " + SupportMatrix.release(e.version()) + ", the newest catalogued release whose support"
                             + " matrix lists this GPU: " + e.fileName() + url.map(u -> " from " + u).orElse(" (" + e.whereToDownload() + ")");
                 }

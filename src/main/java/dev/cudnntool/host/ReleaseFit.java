@@ -159,7 +159,7 @@ public final class ReleaseFit {
                     && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
                     && between.isEmpty();
             recommended |= pick;
-            Optional<String> url = e.url();
+            Optional<String> url = e.downloadUrl();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),

@@ -18,7 +18,8 @@ import java.nio.file.Path;
 public record ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
                            boolean cached, boolean downloaded) {
     static ReleaseFetch planned(String release, CatalogueEntry e, FetchSource source, Path dest, boolean cached) {
-        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString() : source.url(e).orElse(null);
+        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
+                : Secrets.redact(source.url(e).orElse(null));
         return new ReleaseFetch(release, e.fileName(), from, e.size(), String.join(" or ", e.accepted()), dest.toString(), cached, false);
     }
 
@@ -56,6 +57,29 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
             return planned(release, e, source, dest, cached);
         }
         return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache));
+    }
+
+    /**
+     * The dry run's last check (#30 item 4), once the host and target would take it: a HEAD request for the file
+     * ({@code --from DIR}: the file is there), throwing what the real run would end with (3 not on the server or
+     * refused, or of another length; 4 the network or the server failing). Nothing when the cache has it.
+     */
+    public void checkExists(dev.cudnntool.host.Host host, FetchSource source, java.time.Duration timeout) {
+        if (cached) {
+            return;
+        }
+        CatalogueEntry e = dev.cudnntool.archive.catalogue.CatalogueEntry.of(file, "0".repeat(64), size);
+        if (source.folder() != null) {
+            if (!java.nio.file.Files.isRegularFile(source.folder().resolve(e.fileName()))) {
+                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not in "
+                        + source.folder(), "put NVIDIA's file there, or fetch from another source (--from URL, or without --from: NVIDIA's server)");
+            }
+            return;
+        }
+        String url = (source.base() == null && this.url != null && !this.url.contains("***") ? java.util.Optional.of(this.url)
+                : source.url(e)).orElseThrow(() -> new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED,
+                e.fileName() + " has no public URL known", "download it yourself, then cudnn-install --archive FILE"));
+        Fetcher.exists(new HttpDownloader(host, timeout), e, java.net.URI.create(url));
     }
 
     /** The file to install: the cache's copy. */
