@@ -80,7 +80,14 @@ public final class Fetcher {
             throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is behind NVIDIA's login (no redist URL)",
                     LOGIN_FIX);
         } else {
-            download(e, URI.create(from), part);
+            URI uri;
+            try {
+                uri = URI.create(from);
+            } catch (IllegalArgumentException x) {
+                throw new ToolException(ExitCode.USAGE, "the URL " + dev.cudnntool.Text.printable(dev.cudnntool.Text.oneLine(shown))
+                        + " is not a valid URL", "check --from or CUDNN_TOOL_MIRROR (a user or password must be %-encoded)");
+            }
+            download(e, uri, part);
         }
         String sha = sha256(part);
         long size = size(part);
