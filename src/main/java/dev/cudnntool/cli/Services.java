@@ -78,7 +78,7 @@ final class Services {
      * {@code cudnn fetch}: the archive {@code what} names, downloaded into {@code dir} from {@code source}. A VERSION
      * without --cuda takes this machine's toolkit's CUDA major when the filter is this machine's and a toolkit is found.
      */
-    FetchResult fetch(ReleaseFilter filter, String what, FetchSource source, java.nio.file.Path dir,
+    FetchResult fetch(ReleaseFilter filter, String what, String sha256, FetchSource source, java.nio.file.Path dir,
                       java.time.Duration timeout, dev.cudnntool.archive.ReadProgress progress) {
         Host host = ctx.host();
         Integer toolkitMajor = null;
@@ -86,7 +86,7 @@ final class Services {
             Toolkit t = ToolkitLocator.locate(host, null, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
-        var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor);
+        var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor, sha256);
         return new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(entry, source, dir);
     }
 
