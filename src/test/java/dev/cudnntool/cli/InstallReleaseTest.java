@@ -280,4 +280,37 @@ class InstallReleaseTest {
             assertEquals(real.exit(), dry.exit(), real.out());
         }
     }
+
+    // #32 item 2: a cache folder of another user, or writable by others, is not used (one warning line)
+
+    @Test
+    void aCacheFolderOfAnotherUserIsNotUsedAndNothingIsWrittenThere() throws Exception {
+        for (String variant : List.of("other-owner", "others-write", "home-of-another")) {
+            uris.clear();
+            try (Machine m = machine("12.2.20230823")) {
+                var lookup = m.fs().getUserPrincipalLookupService();
+                Path watched;
+                if (variant.equals("home-of-another")) { // root under sudo -E: HOME is alice's, no .cache yet
+                    watched = Files.createDirectories(m.path("/home/me"));
+                    Files.setOwner(watched, lookup.lookupPrincipalByName("alice"));
+                } else {
+                    watched = Files.createDirectories(m.path(CACHE));
+                    if (variant.equals("other-owner")) {
+                        Files.setOwner(watched, lookup.lookupPrincipalByName("alice"));
+                    } else {
+                        Files.setPosixFilePermissions(watched, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+                    }
+                }
+                Map<String, String> before = TreeSnapshot.of(watched);
+                Cli.Run r = run(m, "install", "--release", "9.5.1", "--from", base(), "--no-probe", "--json");
+                assertEquals(0, r.exit(), variant + ": " + r.out() + r.err());
+                assertEquals(1, r.err().lines().filter(l -> l.startsWith("warning: the cache folder is not used")).count(), r.err());
+                JsonNode fetch = r.json().get("fetch");
+                assertTrue(fetch.get("cacheWarning").asText().contains("CUDNN_TOOL_CACHE"), fetch.toString());
+                assertFalse(fetch.get("path").asText().startsWith("/home/me"), fetch.toString());
+                assertEquals(before, TreeSnapshot.of(watched), variant + ": nothing written in the other user's folder");
+                assertTrue(Files.isRegularFile(m.toolkit().resolve("targets/x86_64-linux/lib/libcudnn.so.9.5.1"), LinkOption.NOFOLLOW_LINKS));
+            }
+        }
+    }
 }

@@ -14,9 +14,22 @@ import java.nio.file.Path;
  * @param path       where it lies (or will lie) in the cache folder
  * @param cached     it was in the cache already with the catalogue's size and sha256 (a dry run: size only)
  * @param downloaded this run downloaded or copied it
+ * @param cacheWarning why the cache folder was not used (#32 item 2: another user's, or writable by others), the
+ *                     download going into a private temporary folder instead; absent when the cache was used
  */
 public record ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
-                           boolean cached, boolean downloaded) {
+                           boolean cached, boolean downloaded,
+                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                           String cacheWarning) {
+    public ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
+                        boolean cached, boolean downloaded) {
+        this(release, file, url, size, sha256, path, cached, downloaded, null);
+    }
+
+    ReleaseFetch warned(String warning) {
+        return warning == null ? this : new ReleaseFetch(release, file, url, size, sha256, path, cached, downloaded, warning);
+    }
+
     static ReleaseFetch planned(String release, CatalogueEntry e, FetchSource source, Path dest, boolean cached) {
         String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
                 : Secrets.redact(source.url(e).orElse(null));
@@ -46,17 +59,24 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
         }
         CatalogueEntry e = FetchSelection.one(catalogue, filter, release, toolkitMajor);
         Path cache = ArchiveCache.dir(host);
+        String notOwn = SafeFiles.notOwn(cache, SafeFiles.caller(host.fs()));
+        String warning = notOwn == null ? null : "the cache folder is not used: " + notOwn
+                + "; the archive goes into a private temporary folder (set " + ArchiveCache.ENV + " to a folder of your own)";
         Path dest = cache.resolve(e.fileName());
         if (dryRun) {
             boolean cached;
             try {
-                cached = java.nio.file.Files.isRegularFile(dest) && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
+                cached = notOwn == null && SafeFiles.present(dest) && java.nio.file.Files.isRegularFile(dest, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
             } catch (java.io.IOException x) {
                 cached = false;
             }
-            return planned(release, e, source, dest, cached);
+            return planned(release, e, source, dest, cached).warned(warning);
         }
-        return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache));
+        if (notOwn != null) {
+            cache = ArchiveCache.privateTemp(host);
+        }
+        return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache)).warned(warning);
     }
 
     /**
