@@ -86,8 +86,9 @@ final class Services {
             Toolkit t = ToolkitLocator.locate(host, null, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
-        var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor, sha256);
-        return new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(entry, source, dir);
+        HttpDownloader d = new HttpDownloader(host, timeout);
+        var entry = dev.cudnntool.host.fetch.ManifestLookup.select(ctx.catalogue(), filter, what, toolkitMajor, sha256, source, d);
+        return new Fetcher(d, timeout, progress).fetch(entry, source, dir);
     }
 
     /** {@code cudnn install --release}: the catalogue's archive for this machine, fetched into the cache (a dry run: only looked up). */

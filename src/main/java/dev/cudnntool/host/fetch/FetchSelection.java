@@ -39,12 +39,7 @@ public final class FetchSelection {
         if (sha256 == null) {
             return one(c, f, what, toolkitMajor);
         }
-        String hex = sha256.trim();
-        if (!HEX64.matcher(hex).matches()) {
-            throw new ToolException(ExitCode.USAGE, "--sha256 " + Text.printable(Text.oneLine(hex)) + " is not 64 hex digits",
-                    "pass the archive's sha256 as sha256sum prints it");
-        }
-        hex = hex.toLowerCase(java.util.Locale.ROOT);
+        String hex = sha256(sha256);
         CatalogueEntry known = null;
         if (VERSION.matcher(what.trim()).matches()) {
             known = one(c, f, what, toolkitMajor);
@@ -70,6 +65,16 @@ public final class FetchSelection {
                     "drop --sha256 to check against NVIDIA's value, or check where HEX came from");
         }
         return known;
+    }
+
+    /** {@code --sha256 HEX} checked (exit 2 unless 64 hex digits), in lower case. */
+    public static String sha256(String given) {
+        String hex = given.trim();
+        if (!HEX64.matcher(hex).matches()) {
+            throw new ToolException(ExitCode.USAGE, "--sha256 " + Text.printable(Text.oneLine(hex)) + " is not 64 hex digits",
+                    "pass the archive's sha256 as sha256sum prints it");
+        }
+        return hex.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The one archive {@code fetch WHAT} downloads. */

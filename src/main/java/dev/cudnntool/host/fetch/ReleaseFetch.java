@@ -57,7 +57,8 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
             dev.cudnntool.host.Toolkit t = dev.cudnntool.host.ToolkitLocator.locate(host, cudaPath, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
-        CatalogueEntry e = FetchSelection.one(catalogue, filter, release, toolkitMajor);
+        CatalogueEntry e = ManifestLookup.select(catalogue, filter, release, toolkitMajor, null, source,
+                new HttpDownloader(host, timeout));
         Path cache = ArchiveCache.dir(host);
         String notOwn = SafeFiles.notOwn(cache, SafeFiles.caller(host.fs()));
         String warning = notOwn == null ? null : "the cache folder is not used: " + notOwn
