@@ -152,18 +152,20 @@ public final class ReleaseFit {
             Optional<String> min = DriverMinimums.minimum(fit, variantMajor, family);
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
-            Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);
-            Optional<String> between = matrix.droppedBetween(e.version(), variantMajor, gpu);
+            Optional<String> cudaDropped = DriverMinimums.gpuDroppedBy(variantMajor, gpu); // whatever the matrix holds
+            Optional<String> dropped = cudaDropped.or(() -> matrix.droppedBefore(e.version(), variantMajor, gpu));
+            Optional<String> between = cudaDropped.isPresent() ? Optional.empty() : matrix.droppedBetween(e.version(), variantMajor, gpu);
             String why = dropped.or(() -> between).orElse(fit.why());
+            Boolean gpuOk = cudaDropped.isPresent() ? Boolean.FALSE : fit.gpuOk();
             boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk)
-                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
+                    && !Boolean.FALSE.equals(gpuOk) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
                     && between.isEmpty();
             recommended |= pick;
             Optional<String> url = e.downloadUrl();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
-                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), between.isPresent() ? Boolean.TRUE : null,
+                    fits, min.orElse(null), driverOk, fit.toolkitOk(), gpuOk, between.isPresent() ? Boolean.TRUE : null,
                     fit.source(), why, pick));
         }
         return rows;
