@@ -80,6 +80,9 @@ public final class ReleasesView {
             if (asked.pin().note() != null) {
                 pin.put("note", asked.pin().note());
             }
+            if (asked.pin().requires() != null) {
+                pin.put("requires", asked.pin().requires());
+            }
             Json.put(doc, "for", pin);
         }
         if (asked.gpu() != null || l.gpu() != null) {
