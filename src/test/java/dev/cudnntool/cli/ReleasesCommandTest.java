@@ -344,4 +344,33 @@ class ReleasesCommandTest {
         assertTrue(unknown.err().contains("torch==2.0.1 is not in the tool's table") && unknown.err().contains("2.9.1"),
                 unknown.err());
     }
+
+    @Test
+    void thirdPartyFactsAreShownAsReportedWithTheirSourceInTextAndJson() throws Exception {
+        Host host = CliTest.windowsMachine();
+        Cli.Run j = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64", "--cuda",
+                "12", "--gpu", "6.1", "--verbose", "--json");
+        assertEquals(0, j.exit(), j.err());
+        JsonNode r911 = null;
+        JsonNode r911x = null;
+        for (JsonNode a : j.json().get("archives")) {
+            if (a.get("fileName").asText().equals("cudnn-linux-x86_64-9.1.1.17_cuda12-archive.tar.xz")) {
+                r911 = a;
+            }
+            if (a.get("fileName").asText().equals("cudnn-linux-x86_64-9.11.0.98_cuda12-archive.tar.xz")) {
+                r911x = a;
+            }
+        }
+        JsonNode fact = r911.get("reported").get(0);
+        assertEquals("reported", fact.get("strength").asText());
+        assertEquals("third-party-transcription", fact.get("kind").asText());
+        assertTrue(fact.get("source").asText().contains("mxochicale"), fact.toString());
+        assertTrue(fact.get("quote").asText().contains("9.1.1"), fact.toString());
+        assertEquals("third-party-claim", r911x.get("reported").get(0).get("kind").asText());
+        assertFalse(r911x.get("recommended").asBoolean());
+        Cli.Run t = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64", "--cuda",
+                "12", "--gpu", "6.1", "--verbose");
+        assertTrue(t.out().contains("reported (not NVIDIA's word): cuDNN 9.1.1 for CUDA 12"), t.out());
+        assertTrue(t.out().contains("reported (not NVIDIA's word): cuDNN 9.11.0 for CUDA 12"), t.out());
+    }
 }

@@ -180,6 +180,13 @@ public final class ReleasesView {
             if (r.why() != null && (Boolean.FALSE.equals(r.gpuOk()) || Boolean.FALSE.equals(r.cudaOk()) || l.gpu() != null && r.gpuOk() == null)) {
                 out.println("      " + r.why());
             }
+            if (r.reported() != null) {
+                for (var f : r.reported()) {
+                    if (r.why() == null || !r.why().endsWith(f.line())) {
+                        out.println("      " + f.line());
+                    }
+                }
+            }
             behindLogin |= r.url() == null;
             shown++;
         }
