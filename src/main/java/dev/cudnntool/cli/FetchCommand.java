@@ -52,6 +52,11 @@ public class FetchCommand implements Callable<Integer> {
             description = "A mirror laid out as NVIDIA's redist folder (BASE/cudnn/PLATFORM/FILE), or a folder holding FILE.")
     String from;
 
+    @Option(names = "--sha256", paramLabel = "HEX",
+            description = "The sha256 to check against: for a file neither the catalogue nor a manifest knows (a repack on a mirror);"
+                    + " for a known one it must agree with NVIDIA's.")
+    String sha256;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "Give up when no byte arrives for this long (default: ${DEFAULT-VALUE}); the .part stays.")
     int timeout;
@@ -78,7 +83,7 @@ public class FetchCommand implements Callable<Integer> {
         }
         Path dir = to == null ? ctx.host().currentDir() : PathArgument.of(ctx.host(), "--to", to);
         ProgressBar bar = ProgressBar.forContext(ctx, output, "downloading");
-        var result = ctx.services().fetch(filter, what, source(), dir, Duration.ofSeconds(timeout), bar);
+        var result = ctx.services().fetch(filter, what, sha256, source(), dir, Duration.ofSeconds(timeout), bar);
         bar.done();
         return FetchView.fetched(ctx.screen(output), result);
     }

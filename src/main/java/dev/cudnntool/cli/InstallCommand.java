@@ -13,6 +13,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.fetch.FetchSource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -126,7 +127,7 @@ public class InstallCommand implements Callable<Integer> {
         ReleaseFilter filter = ReleaseFilter.parse(ctx.host(), null, null, cuda);
         FetchSource from = FetchCommand.source(ctx, this.from);
         return new InstallSource.Release((planOnly, progress) -> ctx.services().fetchRelease(filter, release, from, cudaPath,
-                planOnly, progress));
+                planOnly, progress), planned -> planned.checkExists(ctx.host(), from, Duration.ofSeconds(60)));
     }
 
     /** --add-to-path's scope, null without the option. */

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "releases", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Lists the cuDNN archives NVIDIA published for this platform, newest first.",
-                "Each comes with the URL to download it from (older archives are behind NVIDIA's login).",
+                "Each comes with the URL NVIDIA serves it from without a login (older archives from its older folder).",
                 "The list is the built-in catalogue; it marks the archives that fit the CUDA toolkit found",
                 "and this machine's driver, or the machine you describe with --cuda, --driver and --gpu;",
                 "NVIDIA's support matrix of each release decides the toolkit minor, the GPU and the driver minimum.",

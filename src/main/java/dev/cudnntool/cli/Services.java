@@ -92,7 +92,7 @@ final class Services {
      * {@code cudnn fetch}: the archive {@code what} names, downloaded into {@code dir} from {@code source}. A VERSION
      * without --cuda takes this machine's toolkit's CUDA major when the filter is this machine's and a toolkit is found.
      */
-    FetchResult fetch(ReleaseFilter filter, String what, FetchSource source, java.nio.file.Path dir,
+    FetchResult fetch(ReleaseFilter filter, String what, String sha256, FetchSource source, java.nio.file.Path dir,
                       java.time.Duration timeout, dev.cudnntool.archive.ReadProgress progress) {
         Host host = ctx.host();
         Integer toolkitMajor = null;
@@ -100,8 +100,9 @@ final class Services {
             Toolkit t = ToolkitLocator.locate(host, null, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
-        var entry = FetchSelection.one(ctx.catalogue(), filter, what, toolkitMajor);
-        return new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(entry, source, dir);
+        HttpDownloader d = new HttpDownloader(host, timeout);
+        var entry = dev.cudnntool.host.fetch.ManifestLookup.select(ctx.catalogue(), filter, what, toolkitMajor, sha256, source, d);
+        return new Fetcher(d, timeout, progress).fetch(entry, source, dir);
     }
 
     /** {@code cudnn install --release}: the catalogue's archive for this machine, fetched into the cache (a dry run: only looked up). */

@@ -5,9 +5,12 @@ import dev.cudnntool.archive.catalogue.SupportMatrix;
 import java.util.Optional;
 
 /**
- * The oldest driver that runs a CUDA major through minor-version compatibility (facts §6).
- * CUDA 13 on Windows has no published minimum; the Linux branch (580) is used for both, and
- * the message says so.
+ * The one table of GPU-generation and driver facts per CUDA major: the oldest driver that runs a
+ * CUDA major through minor-version compatibility (facts §6), and the lowest GPU generation a CUDA
+ * major builds for. CUDA 13 on Windows has no published minimum; the Linux branch (580) is used for
+ * both, and the message says so. CUDA 13 dropped Maxwell, Pascal and Volta (compute capability
+ * below 7.5; NVIDIA's CUDA 13.0 release notes): no build for CUDA 13 runs on such a GPU, whatever a
+ * support-matrix row says.
  */
 public final class DriverMinimums {
     private DriverMinimums() {
@@ -21,6 +24,31 @@ public final class DriverMinimums {
             case 13 -> Optional.of(win ? "580" : "580.65.06");
             default -> Optional.empty();
         };
+    }
+
+    /** The lowest compute capability ({major, minor}) any build for {@code cudaMajor} runs on, where a CUDA release dropped older GPUs. */
+    public static Optional<int[]> lowestGpu(int cudaMajor) {
+        return cudaMajor >= 13 ? Optional.of(new int[] {7, 5}) : Optional.empty();
+    }
+
+    /**
+     * Why a build for {@code cudaMajor} cannot run on a GPU of compute capability {@code cc} ("6.1"),
+     * or empty when the CUDA major itself does not rule it out (or {@code cc} is not a compute capability).
+     */
+    public static Optional<String> gpuDroppedBy(int cudaMajor, String cc) {
+        Optional<int[]> low = lowestGpu(cudaMajor);
+        if (low.isEmpty() || cc == null || !cc.matches("\\d{1,2}\\.\\d{1,2}")) {
+            return Optional.empty();
+        }
+        String[] p = cc.split("\\.");
+        int major = Integer.parseInt(p[0]);
+        int minor = Integer.parseInt(p[1]);
+        int[] l = low.get();
+        if (major > l[0] || (major == l[0] && minor >= l[1])) {
+            return Optional.empty();
+        }
+        return Optional.of("CUDA " + cudaMajor + " dropped Maxwell, Pascal and Volta (compute capability below " + l[0] + "." + l[1]
+                + "): no CUDA " + cudaMajor + " build runs on compute capability " + cc);
     }
 
     /** The driver minimum of the support-matrix row that fits, where the matrix publishes one; else the CUDA major's. */

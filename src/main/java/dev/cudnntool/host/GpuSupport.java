@@ -40,6 +40,7 @@ public final class GpuSupport {
             if (cc == null) {
                 continue;
             }
+            Optional<String> cudaDropped = cudaMajor == null ? Optional.empty() : DriverMinimums.gpuDroppedBy(cudaMajor, cc);
             List<SupportMatrix.Fit> fits = majors.stream().map(m -> matrix.fit(release, m, null, cc, host.windows()))
                     .filter(SupportMatrix.Fit::known).toList();
             if (fits.isEmpty()) {
@@ -52,7 +53,20 @@ public final class GpuSupport {
                                     + "): its release is " + dropped.get(), newestSupporting(host, cc, cudaMajor, matrix, catalogue)));
                     break;
                 }
+                if (cudaDropped.isPresent()) { // a release the matrix does not hold: a warning, as for the releases around it
+                    out.add(Finding.warn(FindingId.CUDNN_GPU_UNSUPPORTED, "cuDNN " + SupportMatrix.release(release) + " for CUDA "
+                            + cudaMajor + " does not support the " + gpu.name() + " (compute capability " + cc + "): "
+                            + cudaDropped.get(), newestSupporting(host, cc, cudaMajor, matrix, catalogue)));
+                    break;
+                }
                 continue;
+            }
+            if (cudaDropped.isPresent()) { // whatever the matrix holds for the release
+                out.add(Finding.error(FindingId.CUDNN_GPU_UNSUPPORTED, "cuDNN " + SupportMatrix.release(release) + " for CUDA "
+                        + cudaMajor + " does not support the " + gpu.name() + " (compute capability " + cc + "): "
+                        + cudaDropped.get() + " (" + fits.get(0).source() + " lists it; CUDA 13's own release notes do not)",
+                        newestSupporting(host, cc, cudaMajor, matrix, catalogue)));
+                break;
             }
             if (fits.stream().anyMatch(f -> Boolean.TRUE.equals(f.gpuOk()))) {
                 continue;
@@ -78,8 +92,9 @@ public final class GpuSupport {
             }
             for (CatalogueEntry e : candidates) {
                 int major = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
-                if (!e.disputed() && Boolean.TRUE.equals(matrix.fit(e.version(), major, null, cc, host.windows()).gpuOk())) {
-                    Optional<String> url = e.url();
+                if (!e.disputed() && DriverMinimums.gpuDroppedBy(major, cc).isEmpty()
+                        && Boolean.TRUE.equals(matrix.fit(e.version(), major, null, cc, host.windows()).gpuOk())) {
+                    Optional<String> url = e.downloadUrl();
                     return "install cuDNN " + SupportMatrix.release(e.version()) + ", the newest catalogued release whose support"
                             + " matrix lists this GPU: " + e.fileName() + url.map(u -> " from " + u).orElse(" (" + e.whereToDownload() + ")");
                 }

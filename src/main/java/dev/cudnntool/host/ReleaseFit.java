@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.archive.catalogue.FrameworkPins;
+import dev.cudnntool.archive.catalogue.ReportedFacts;
 import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.OsFamily;
 import java.util.ArrayList;
@@ -29,7 +30,9 @@ public final class ReleaseFit {
      * matrix of the release lists the toolkit's minor (--cuda 12.4's, or the toolkit found's); {@code gpuOk} is absent when no GPU is known or the support matrix does not
      * know the release; {@code gpuUncertain} is true (else absent) for a release the matrix does not hold between one
      * that supports the GPU and one that does not (never recommended); {@code matrix} is the page of the support-matrix rows that decided, {@code why} why a row does
-     * not fit the toolkit or the GPU. {@code url} is NVIDIA's redist URL, null
+     * not fit the toolkit or the GPU; {@code reported} the third-party facts about the release and CUDA major (absent when
+     * none; never NVIDIA's word: they add a note, or make a release the matrix does not hold "not known" for a GPU below
+     * a claim's compute capability). {@code url} is NVIDIA's redist URL, null
      * (and {@code download} says where the file is) for an archive no redist manifest lists.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,7 +40,7 @@ public final class ReleaseFit {
                       String sha256, List<String> candidates, Long size, String releaseDate,
                       @JsonInclude(JsonInclude.Include.ALWAYS) String url, String download, Boolean toolkitFits,
                       String driverMinimum, Boolean driverOk, Boolean cudaOk, Boolean gpuOk, Boolean gpuUncertain, String matrix, String why,
-                      boolean recommended) {
+                      boolean recommended, List<ReportedFacts.Fact> reported) {
     }
 
     /**
@@ -120,6 +123,13 @@ public final class ReleaseFit {
                 mark(archives, filter.family(), toolkit, driver, matrix, minor, gpu));
     }
 
+    /** Whether compute capability {@code gpu} lies below {@code bound} (false when either is unknown). */
+    private static boolean below(String gpu, String bound) {
+        Optional<CudaVersion> g = gpu == null ? Optional.empty() : CudaVersion.parse(gpu);
+        Optional<CudaVersion> b = bound == null ? Optional.empty() : CudaVersion.parse(bound);
+        return g.isPresent() && b.isPresent() && g.get().compareTo(b.get()) < 0;
+    }
+
     /** The lowest compute capability among the GPUs nvidia-smi listed (the one that limits the choice), or null. */
     public static String lowestGpu(DriverInfo driver) {
         return driver.gpus().stream().map(NvidiaSmi.Gpu::computeCapability).filter(c -> c != null)
@@ -142,6 +152,12 @@ public final class ReleaseFit {
      */
     public static List<Row> mark(List<CatalogueEntry> archives, OsFamily family, Toolkit toolkit, DriverInfo driver,
                                  SupportMatrix matrix, int[] minor, String gpu) {
+        return mark(archives, family, toolkit, driver, matrix, ReportedFacts.bundled(), minor, gpu);
+    }
+
+    /** As above, with the third-party facts to show as reported (tests pass their own). */
+    public static List<Row> mark(List<CatalogueEntry> archives, OsFamily family, Toolkit toolkit, DriverInfo driver,
+                                 SupportMatrix matrix, ReportedFacts reportedFacts, int[] minor, String gpu) {
         List<Row> rows = new ArrayList<>();
         boolean recommended = false;
         for (CatalogueEntry e : archives) {
@@ -152,19 +168,27 @@ public final class ReleaseFit {
             Optional<String> min = DriverMinimums.minimum(fit, variantMajor, family);
             Boolean driverOk = !driver.present() || min.isEmpty() ? null
                     : NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) >= 0;
-            Optional<String> dropped = matrix.droppedBefore(e.version(), variantMajor, gpu);
-            Optional<String> between = matrix.droppedBetween(e.version(), variantMajor, gpu);
+            Optional<String> cudaDropped = DriverMinimums.gpuDroppedBy(variantMajor, gpu); // whatever the matrix holds
+            Optional<String> dropped = cudaDropped.or(() -> matrix.droppedBefore(e.version(), variantMajor, gpu));
+            Optional<String> matrixBetween = cudaDropped.isPresent() ? Optional.empty()
+                    : matrix.droppedBetween(e.version(), variantMajor, gpu);
+            List<ReportedFacts.Fact> reported = reportedFacts.about(e.version(), variantMajor);
+            // a third-party claim never refuses: it only makes a release NVIDIA's matrix does not hold "not known"
+            Optional<String> between = cudaDropped.isPresent() || dropped.isPresent() || fit.known() ? matrixBetween
+                    : matrixBetween.or(() -> reported.stream().filter(f -> below(gpu, f.belowComputeCapability())).findFirst()
+                            .map(f -> "GPU " + gpu + " not known for cuDNN " + f.release() + ": " + f.line()));
             String why = dropped.or(() -> between).orElse(fit.why());
+            Boolean gpuOk = cudaDropped.isPresent() ? Boolean.FALSE : fit.gpuOk();
             boolean pick = !recommended && !e.disputed() && !Boolean.FALSE.equals(fits) && !Boolean.FALSE.equals(driverOk)
-                    && !Boolean.FALSE.equals(fit.gpuOk()) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
+                    && !Boolean.FALSE.equals(gpuOk) && !Boolean.FALSE.equals(fit.toolkitOk()) && dropped.isEmpty()
                     && between.isEmpty();
             recommended |= pick;
-            Optional<String> url = e.url();
+            Optional<String> url = e.downloadUrl();
             rows.add(new Row(e.fileName(), e.version(), e.os(), e.arch(), e.cudaVariant(), e.format(),
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
-                    fits, min.orElse(null), driverOk, fit.toolkitOk(), fit.gpuOk(), between.isPresent() ? Boolean.TRUE : null,
-                    fit.source(), why, pick));
+                    fits, min.orElse(null), driverOk, fit.toolkitOk(), gpuOk, between.isPresent() ? Boolean.TRUE : null,
+                    fit.source(), why, pick, reported.isEmpty() ? null : reported));
         }
         return rows;
     }

@@ -14,8 +14,21 @@ public sealed interface InstallSource {
     record LocalArchive(Path file, ChecksumExpectation expected) implements InstallSource {
     }
 
-    /** {@code --release VERSION}: the catalogue's archive for this machine, looked up or fetched by {@code fetcher}. */
-    record Release(Fetcher fetcher) implements InstallSource {
+    /**
+     * {@code --release VERSION}: the catalogue's archive for this machine, looked up or fetched by {@code fetcher};
+     * {@code exists} asks the server whether the planned file is there (a HEAD request), so a dry run ends as the real
+     * run would (#30 item 4).
+     */
+    record Release(Fetcher fetcher, ExistsCheck exists) implements InstallSource {
+        public Release(Fetcher fetcher) {
+            this(fetcher, planned -> { });
+        }
+    }
+
+    /** Throws the real run's refusal when the planned archive is not on its server; returns when it is. */
+    @FunctionalInterface
+    interface ExistsCheck {
+        void check(ReleaseFetch planned);
     }
 
     /** Looks the release's archive up ({@code planOnly}: nothing downloaded) or fetches it into the cache. */

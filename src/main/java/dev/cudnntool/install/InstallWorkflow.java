@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.archive.catalogue.Catalogue;
@@ -50,10 +51,11 @@ public final class InstallWorkflow {
         if (source instanceof InstallSource.LocalArchive a) {
             return install(a.file(), a.expected(), request, null);
         }
-        return release(((InstallSource.Release) source).fetcher(), request);
+        return release((InstallSource.Release) source, request);
     }
 
-    private InstallRun release(InstallSource.Fetcher fetcher, InstallRequest request) {
+    private InstallRun release(InstallSource.Release source, InstallRequest request) {
+        InstallSource.Fetcher fetcher = source.fetcher();
         ReleaseFetch fetched = fetcher.fetch(true, ReadProgress.NONE); // the plan only
         if (!fetched.cached()) { // the host and target checks that need no archive, before a long download
             ArchiveName name = ArchiveName.parse(fetched.file());
@@ -62,6 +64,9 @@ public final class InstallWorkflow {
             if (request.dryRun()) {
                 InstallOutcome o = service.dryRunBeforeFetch(before, name, fetched.file()
                         + (fetched.url() == null ? "" : " from " + fetched.url()) + " into " + fetched.path());
+                if (o.exit() == ExitCode.OK) { // the file exists (HEAD), as the real run would find
+                    source.exists().check(fetched);
+                }
                 return new InstallRun(name, true, o, fetched, InstallRun.Reached.CHECKED_BEFORE_FETCH);
             }
             InstallOutcome stopped = service.stopBeforeFetch(before, name);

@@ -59,15 +59,28 @@ public final class RollbackService {
     /**
      * One line of --list. {@code state}: active, or unfinished for a pending journal;
      * {@code archiveSha256}: the sha256 of the archive the install was made from, as its record
-     * holds it (what tells two archives of one version apart).
+     * holds it (what tells two archives of one version apart); {@code current}: this install is what
+     * the target holds now (at most one entry: see {@link #list}).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String id, String date, String version, String archive, String archiveSha256, String state,
-                        boolean newest, int filesInstalled, int filesBackedUp) {
+                        boolean newest, int filesInstalled, int filesBackedUp, boolean current) {
+        /** An entry that is not the current install. */
+        public Entry(String id, String date, String version, String archive, String archiveSha256, String state,
+                     boolean newest, int filesInstalled, int filesBackedUp) {
+            this(id, date, version, archive, archiveSha256, state, newest, filesInstalled, filesBackedUp, false);
+        }
+
         /** An entry whose archive's sha256 is not known. */
         public Entry(String id, String date, String version, String archive, String state, boolean newest,
                      int filesInstalled, int filesBackedUp) {
             this(id, date, version, archive, null, state, newest, filesInstalled, filesBackedUp);
+        }
+
+        /** The same entry with its date as text shows it: to the second (see {@link InstallTimes#toSecond}). */
+        public Entry toTheSecond() {
+            return new Entry(id, InstallTimes.toSecond(date), version, archive, archiveSha256, state, newest, filesInstalled,
+                    filesBackedUp, current);
         }
     }
 
@@ -90,7 +103,12 @@ public final class RollbackService {
                 List.of(Finding.error(FindingId.ROLLBACK_NOTHING, msg, "pass --cuda-path DIR or --prefix DIR")));
     }
 
-    /** Every recorded install, a damaged record or journal as state "damaged" (--repair sets it aside). */
+    /**
+     * Every recorded install, a damaged record or journal as state "damaged" (--repair sets it aside).
+     * The current one is the newest active install all of whose files are in the target as it put
+     * them (same sha256, links to the same place): what the target holds now. None is current while
+     * an install or rollback is unfinished, or when every install's files were changed since.
+     */
     public List<Entry> list(InstallTarget t) {
         List<Entry> out = new ArrayList<>();
         if (!Files.isDirectory(t.stateDir())) {
@@ -110,16 +128,49 @@ public final class RollbackService {
                     "active", i == newest,
                     r.installed().size(), r.backedUp().size()));
         }
+        boolean settled = true;
         try {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 Journal j = p.journal();
                 out.add(new Entry(j.id(), j.startedAt(), null, null, null, "unfinished " + j.kind(), false, 0, 0));
+                settled = false;
             }
         } catch (DamagedState e) {
             out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, null, "damaged", false, 0, 0));
         }
+        if (settled) {
+            StatePaths sp = reader.paths();
+            for (int i = scanned.size() - 1; i >= 0; i--) {
+                InstallRecord r = scanned.get(i).record();
+                if (r != null && inPlace(sp, r)) {
+                    Entry e = out.get(i);
+                    out.set(i, new Entry(e.id(), e.date(), e.version(), e.archive(), e.archiveSha256(), e.state(), e.newest(),
+                            e.filesInstalled(), e.filesBackedUp(), true));
+                    break;
+                }
+            }
+        }
         return out;
+    }
+
+    /** Every file the install put in place is there as it put it (stops at the first that is not). */
+    private boolean inPlace(StatePaths sp, InstallRecord r) {
+        if (r.installed().isEmpty()) {
+            return false;
+        }
+        for (InstallRecord.InstalledFile f : r.installed()) {
+            Path p;
+            try {
+                p = sp.resolve(f.path());
+            } catch (RuntimeException e) { // a record naming a path outside the target: not what it holds
+                return false;
+            }
+            if (!matches(p, f.sha256(), f.linkTarget())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A record's archive sha256 when it is one (64 hex digits, lower case); never other text from the record. */

@@ -232,11 +232,16 @@ class FetchCommandTest {
     }
 
     @Test
-    void aFileNoManifestListsIsBehindTheLoginWithoutAMirror() {
-        Cli.Run r = fetch("fetch", "8.9.7", "--to", to().toString());
+    void aFileNoManifestListsHasItsRedistUrlAndComesFromTheMirrorsRedistPath() {
+        // #30 item 1 replaces "behind NVIDIA's login" for a modern name: every one lies on the redist server
+        Cli.Run list = fetch("fetch", "--list", "8.9.7", "--json");
+        assertEquals(0, list.exit(), list.err());
+        assertEquals(CatalogueEntry.REDIST + "cudnn/linux-x86_64/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz",
+                list.json().get("archives").get(0).get("url").asText());
+        Cli.Run r = fetch("fetch", "8.9.7", "--from", base(), "--to", to().toString());
         assertEquals(3, r.exit(), r.err());
-        assertTrue(r.err().contains("behind NVIDIA's login"), r.err());
-        assertEquals(0, requests.get());
+        assertTrue(uris.contains("/cudnn/linux-x86_64/cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz"), uris.toString());
+        assertFalse(r.err().contains("behind NVIDIA's login"), r.err());
     }
 
     @Test

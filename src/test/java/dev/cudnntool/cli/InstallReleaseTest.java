@@ -37,6 +37,9 @@ class InstallReleaseTest {
 
     private LocalHttpServer server;
     private final List<String> uris = new CopyOnWriteArrayList<>();
+    private final List<String> heads = new CopyOnWriteArrayList<>();
+    private volatile int headStatus = 200;
+    private volatile long headLength = -1;
     private volatile boolean wrongBytes;
     private byte[] bytes;
     private Catalogue catalogue;
@@ -65,6 +68,17 @@ class InstallReleaseTest {
     }
 
     private void handle(HttpExchange x) throws IOException {
+        if (x.getRequestMethod().equals("HEAD")) { // #30 item 4: the dry run's check; it downloads nothing
+            heads.add(x.getRequestURI().getPath());
+            try (x) {
+                boolean there = x.getRequestURI().getPath().equals("/cudnn/linux-x86_64/" + NAME);
+                if (there) {
+                    x.getResponseHeaders().add("Content-Length", Long.toString(headLength >= 0 ? headLength : bytes.length));
+                }
+                x.sendResponseHeaders(there ? headStatus : 404, -1);
+            }
+            return;
+        }
         uris.add(x.getRequestURI().getPath());
         try (x) {
             if (!x.getRequestURI().getPath().equals("/cudnn/linux-x86_64/" + NAME)) {
@@ -131,7 +145,7 @@ class InstallReleaseTest {
         try (Machine m = machine("12.2.20230823")) {
             Cli.Run r = run(m, "install", "--release", "9.5.1", "--cuda", "11", "--from", base(), "--no-probe", "--json", "--force");
             assertEquals(3, r.exit(), r.out() + r.err());
-            assertTrue(r.json().get("error").get("message").asText().contains("not found on the server"), r.out());
+            assertTrue(r.json().get("error").get("message").asText().contains("not on the server"), r.out());
             assertEquals(List.of("/cudnn/linux-x86_64/cudnn-linux-x86_64-9.5.1.17_cuda11-archive.tar.xz"), uris);
         }
     }
@@ -209,6 +223,94 @@ class InstallReleaseTest {
             Cli.Run unknown = run(m, "install", "--release", "7.0.0", "--from", base(), "--json");
             assertEquals(2, unknown.exit(), unknown.out());
             assertTrue(uris.isEmpty());
+        }
+    }
+
+    // #30 item 4: the dry run checks the file exists (HEAD) and exits with the code the real run would
+
+    @Test
+    void aDryRunSendsOneHeadAndNoGet() throws Exception {
+        try (Machine m = machine("12.2.20230823")) {
+            Cli.Run dry = run(m, "install", "--release", "9.5.1", "--from", base(), "--dry-run", "--json");
+            assertEquals(0, dry.exit(), dry.out() + dry.err());
+            assertEquals(List.of("/cudnn/linux-x86_64/" + NAME), heads);
+            assertTrue(uris.isEmpty());
+        }
+    }
+
+    @Test
+    void aDryRunOfAFileTheServerLacksExitsAsTheRealRun() throws Exception {
+        try (Machine m = machine("12.2.20230823")) {
+            for (int status : new int[] {404, 403, 401, 500}) {
+                headStatus = status;
+                Cli.Run dry = run(m, "install", "--release", "9.5.1", "--from", base(), "--dry-run", "--json");
+                int expected = status >= 500 ? 4 : 3;
+                assertEquals(expected, dry.exit(), status + ": " + dry.out() + dry.err());
+                String msg = dry.json().get("error").get("message").asText();
+                assertTrue(msg.contains("HTTP " + status), msg);
+                if (status == 401 || status == 403) {
+                    assertTrue(msg.contains("the mirror refused the request (HTTP " + status + "; it may need credentials)"), msg);
+                }
+            }
+            headStatus = 404;
+            Cli.Run dry = run(m, "install", "--release", "9.5.1", "--cuda", "12", "--from", base(), "--dry-run", "--json");
+            assertEquals(3, dry.exit());
+            assertTrue(uris.isEmpty(), "the dry runs downloaded nothing");
+        }
+    }
+
+    @Test
+    void aDryRunWhereTheServerTellsAnotherLengthIsExit3() throws Exception {
+        headLength = 12;
+        try (Machine m = machine("12.2.20230823")) {
+            Cli.Run dry = run(m, "install", "--release", "9.5.1", "--from", base(), "--dry-run", "--json");
+            assertEquals(3, dry.exit(), dry.out() + dry.err());
+            assertTrue(dry.json().get("error").get("message").asText().contains("is 12 bytes"), dry.out());
+        }
+    }
+
+    @Test
+    void aDryRunAgainstAClosedServerIsExit4AsTheRealRun() throws Exception {
+        String closed = base();
+        server.close();
+        try (Machine m = machine("12.2.20230823")) {
+            Cli.Run dry = run(m, "install", "--release", "9.5.1", "--from", closed, "--dry-run", "--json");
+            Cli.Run real = run(m, "install", "--release", "9.5.1", "--from", closed, "--no-probe", "--json");
+            assertEquals(4, dry.exit(), dry.out() + dry.err());
+            assertEquals(real.exit(), dry.exit(), real.out());
+        }
+    }
+
+    // #32 item 2: a cache folder of another user, or writable by others, is not used (one warning line)
+
+    @Test
+    void aCacheFolderOfAnotherUserIsNotUsedAndNothingIsWrittenThere() throws Exception {
+        for (String variant : List.of("other-owner", "others-write", "home-of-another")) {
+            uris.clear();
+            try (Machine m = machine("12.2.20230823")) {
+                var lookup = m.fs().getUserPrincipalLookupService();
+                Path watched;
+                if (variant.equals("home-of-another")) { // root under sudo -E: HOME is alice's, no .cache yet
+                    watched = Files.createDirectories(m.path("/home/me"));
+                    Files.setOwner(watched, lookup.lookupPrincipalByName("alice"));
+                } else {
+                    watched = Files.createDirectories(m.path(CACHE));
+                    if (variant.equals("other-owner")) {
+                        Files.setOwner(watched, lookup.lookupPrincipalByName("alice"));
+                    } else {
+                        Files.setPosixFilePermissions(watched, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+                    }
+                }
+                Map<String, String> before = TreeSnapshot.of(watched);
+                Cli.Run r = run(m, "install", "--release", "9.5.1", "--from", base(), "--no-probe", "--json");
+                assertEquals(0, r.exit(), variant + ": " + r.out() + r.err());
+                assertEquals(1, r.err().lines().filter(l -> l.startsWith("warning: the cache folder is not used")).count(), r.err());
+                JsonNode fetch = r.json().get("fetch");
+                assertTrue(fetch.get("cacheWarning").asText().contains("CUDNN_TOOL_CACHE"), fetch.toString());
+                assertFalse(fetch.get("path").asText().startsWith("/home/me"), fetch.toString());
+                assertEquals(before, TreeSnapshot.of(watched), variant + ": nothing written in the other user's folder");
+                assertTrue(Files.isRegularFile(m.toolkit().resolve("targets/x86_64-linux/lib/libcudnn.so.9.5.1"), LinkOption.NOFOLLOW_LINKS));
+            }
         }
     }
 }

@@ -307,4 +307,70 @@ class ReleasesCommandTest {
         assertEquals(2, conflict.exit());
         assertTrue(conflict.err().contains("pass --cuda 12"), conflict.err());
     }
+
+    @Test
+    void forPicksThePinnedReleaseOfEveryTorchFrom21AndOfTensorFlowAndOnnxRuntime() throws Exception {
+        Host host = CliTest.windowsMachine();
+        Map<String, String> expected = Map.of("torch==2.1.0", "cudnn-linux-x86_64-8.9.2.26_cuda12-archive.tar.xz",
+                "torch==2.3.1", "cudnn-linux-x86_64-8.9.2.26_cuda12-archive.tar.xz",
+                "torch==2.6.0", "cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz",
+                "torch==2.7.1", "cudnn-linux-x86_64-9.5.1.17_cuda12-archive.tar.xz",
+                "torch==2.9.0", "cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz");
+        for (var e : expected.entrySet()) {
+            Cli.Run r = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", e.getKey(), "--os", "linux",
+                    "--arch", "x86_64", "--json");
+            assertEquals(0, r.exit(), e.getKey() + r.err());
+            JsonNode a = r.json().get("archives");
+            assertEquals(List.of(e.getValue()), names(a), e.getKey());
+            assertTrue(a.get(0).get("recommended").asBoolean(), e.getKey());
+            assertTrue(r.json().get("for").get("requires").asText().startsWith("nvidia-cudnn-cu12=="), r.out());
+            assertTrue(r.json().get("for").get("source").asText().contains("METADATA"), r.out());
+        }
+        Cli.Run text = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==2.1.0", "--os", "linux",
+                "--arch", "x86_64");
+        assertTrue(text.out().contains("Requires-Dist: nvidia-cudnn-cu12==8.9.2.26"), "the source is printed: " + text.out());
+        Cli.Run tf = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "tensorflow==2.18.0", "--os", "linux",
+                "--arch", "x86_64", "--json");
+        JsonNode first = tf.json().get("archives").get(0);
+        assertTrue(first.get("version").asText().startsWith("9.3."), "the newest 9.3 for CUDA 12: " + first);
+        assertTrue(first.get("recommended").asBoolean());
+        Cli.Run ort = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "onnxruntime-gpu==1.17.1", "--os",
+                "windows", "--json");
+        assertEquals("cudnn-windows-x86_64-8.5.0.96_cuda11-archive.zip", ort.json().get("archives").get(0).get("fileName").asText(),
+                ort.out());
+        Cli.Run unknown = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--for", "torch==2.0.1");
+        assertEquals(2, unknown.exit());
+        assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
+        assertTrue(unknown.err().contains("torch==2.0.1 is not in the tool's table") && unknown.err().contains("2.9.1"),
+                unknown.err());
+    }
+
+    @Test
+    void thirdPartyFactsAreShownAsReportedWithTheirSourceInTextAndJson() throws Exception {
+        Host host = CliTest.windowsMachine();
+        Cli.Run j = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64", "--cuda",
+                "12", "--gpu", "6.1", "--verbose", "--json");
+        assertEquals(0, j.exit(), j.err());
+        JsonNode r911 = null;
+        JsonNode r911x = null;
+        for (JsonNode a : j.json().get("archives")) {
+            if (a.get("fileName").asText().equals("cudnn-linux-x86_64-9.1.1.17_cuda12-archive.tar.xz")) {
+                r911 = a;
+            }
+            if (a.get("fileName").asText().equals("cudnn-linux-x86_64-9.11.0.98_cuda12-archive.tar.xz")) {
+                r911x = a;
+            }
+        }
+        JsonNode fact = r911.get("reported").get(0);
+        assertEquals("reported", fact.get("strength").asText());
+        assertEquals("third-party-transcription", fact.get("kind").asText());
+        assertTrue(fact.get("source").asText().contains("mxochicale"), fact.toString());
+        assertTrue(fact.get("quote").asText().contains("9.1.1"), fact.toString());
+        assertEquals("third-party-claim", r911x.get("reported").get(0).get("kind").asText());
+        assertFalse(r911x.get("recommended").asBoolean());
+        Cli.Run t = Cli.on(host).withCatalogue(Catalogue.bundled()).run("releases", "--os", "linux", "--arch", "x86_64", "--cuda",
+                "12", "--gpu", "6.1", "--verbose");
+        assertTrue(t.out().contains("reported (not NVIDIA's word): cuDNN 9.1.1 for CUDA 12"), t.out());
+        assertTrue(t.out().contains("reported (not NVIDIA's word): cuDNN 9.11.0 for CUDA 12"), t.out());
+    }
 }

@@ -170,6 +170,37 @@ public final class Catalogue {
         return bundled().lookup(canonicalName).map(CatalogueEntry::from).orElse(CatalogueEntry.FROM_LOGIN_PAGE);
     }
 
+    /**
+     * The catalogue with an NVIDIA manifest's archives (#30 item 2): a name it lacks is added, a known one gains the
+     * manifest's size and URL; where both give a sha256 they must agree, else exit 3 naming both values.
+     */
+    public Catalogue withManifest(RedistManifest m) {
+        List<CatalogueEntry> out = new ArrayList<>(archives);
+        for (CatalogueEntry n : m.entries()) {
+            Optional<CatalogueEntry> known = lookup(n.fileName());
+            if (known.isEmpty()) {
+                out.add(n);
+                continue;
+            }
+            CatalogueEntry k = known.get();
+            if (!k.accepted().contains(n.sha256())) {
+                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
+                        + RedistManifest.fileName(m.label()) + " and the built-in catalogue disagree on " + n.fileName()
+                        + ": the manifest says sha256 " + n.sha256() + ", the catalogue " + String.join(" or ", k.accepted()),
+                        "nothing is fetched: check the mirror's manifest, or report it (the catalogue may be wrong)");
+            }
+            if (k.size() != null && !k.size().equals(n.size())) {
+                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
+                        + RedistManifest.fileName(m.label()) + " and the built-in catalogue disagree on " + n.fileName()
+                        + ": the manifest says " + n.size() + " bytes, the catalogue " + k.size(),
+                        "nothing is fetched: check the mirror's manifest, or report it (the catalogue may be wrong)");
+            }
+            out.set(out.indexOf(k), new CatalogueEntry(k.fileName(), k.version(), k.os(), k.arch(), k.cudaVariant(), k.format(),
+                    k.sha256(), n.size(), k.releaseDate() != null ? k.releaseDate() : n.releaseDate(), k.candidates(), true));
+        }
+        return new Catalogue(out);
+    }
+
     /** The entry for an archive file name in NVIDIA's spelling (case-insensitive). */
     public Optional<CatalogueEntry> lookup(String canonicalName) {
         return Optional.ofNullable(byName.get(canonicalName.toLowerCase(Locale.ROOT)));

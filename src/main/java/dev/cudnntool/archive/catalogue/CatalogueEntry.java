@@ -86,6 +86,57 @@ public record CatalogueEntry(String fileName, String version, String os, String 
         return Optional.of(REDIST + "cudnn/" + m.group(1) + "/" + fileName);
     }
 
+    /** NVIDIA's older public download folder (archives before 8.5, and 8.5–8.7 again): {@code v<X.Y.Z>/…}. */
+    public static final String OLD_REDIST = "https://developer.download.nvidia.com/compute/redist/cudnn/";
+    /** Any modern name, Windows on Arm included (the redist server's {@code cudnn/<platform>/} folders). */
+    private static final Pattern ANY_MODERN = Pattern.compile(
+            "cudnn-((?:linux|windows)-[a-z0-9_]{1,16})-(\\d{1,6})\\.(\\d{1,6})\\.(\\d{1,6})\\.\\d{1,6}"
+                    + "_cuda(\\d{1,3})(?:\\.\\d{1,3})?-archive\\.(?:tar\\.xz|zip)");
+
+    /**
+     * Where NVIDIA serves the file without a login, for every catalogue row (#30 item 1; cudnn-facts §6):
+     * a modern name from 8.5 on lies on the redist server ({@value #REDIST}{@code cudnn/<platform>/<file>});
+     * 8.3.x and 8.4.x in the older folder's {@code v<X.Y.Z>/local_installers/<cuda>/} (11.5 for 8.3, 11.6 for
+     * 8.4, 10.2 for a cuda10 build); a legacy name in {@code v<X.Y.Z>/} (the first two numbers before 7).
+     * {@link #url()} stays the URL a redist manifest in the catalogue vouches for.
+     */
+    public Optional<String> downloadUrl() {
+        Optional<String> listed = url();
+        if (listed.isPresent()) {
+            return listed;
+        }
+        var m = ANY_MODERN.matcher(fileName);
+        if (m.matches()) {
+            int major = Integer.parseInt(m.group(2));
+            int minor = Integer.parseInt(m.group(3));
+            if (major > 8 || major == 8 && minor >= 5) {
+                return Optional.of(REDIST + "cudnn/" + m.group(1) + "/" + fileName);
+            }
+            if (major == 8 && (minor == 3 || minor == 4)) {
+                String cuda = m.group(5).equals("10") ? "10.2" : minor == 3 ? "11.5" : "11.6";
+                return Optional.of(OLD_REDIST + "v" + m.group(2) + "." + m.group(3) + "." + m.group(4)
+                        + "/local_installers/" + cuda + "/" + fileName);
+            }
+            return Optional.empty();
+        }
+        String[] p = version.split("\\.");
+        if (!version.matches("\\d{1,3}(?:\\.\\d{1,6}){1,3}") || fileName.contains("/")) {
+            return Optional.empty();
+        }
+        int major = Integer.parseInt(p[0]);
+        String folder;
+        if (major < 7) {
+            folder = p[0] + "." + p[1];
+        } else if (p.length >= 3) {
+            folder = p[0] + "." + p[1] + "." + p[2];
+        } else if (version.equals("7.1")) {
+            folder = "7.1.3"; // the data's releaseVersion: spack's v7.1.3/cudnn-9.1-linux-x64-v7.1.tgz
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of(OLD_REDIST + "v" + folder + "/" + fileName);
+    }
+
     /** "from URL", or "from NVIDIA's archive page (…, after signing in)" for a file no redist manifest lists: for fix texts. */
     public String from() {
         return url().map(u -> "from " + u).orElse(FROM_LOGIN_PAGE);

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -19,6 +18,7 @@ public final class FrameworkPins {
     private static final Pattern VERSION = Pattern.compile("\\d{1,4}(?:\\.\\d{1,4}){0,3}");
     private static final Pattern OS = Pattern.compile("linux|windows");
     private static final Pattern TEXT = Pattern.compile("[\\x20-\\x7e]{1,500}");
+    private static final Pattern REQUIRES = Pattern.compile("nvidia-cudnn-cu\\d{2}==\\d{1,4}(?:\\.\\d{1,4}){1,3}");
 
     /**
      * @param framework its pip name: torch, tensorflow, onnxruntime-gpu, jax
@@ -26,8 +26,14 @@ public final class FrameworkPins {
      * @param cudnn     the cuDNN release ("9.1.0.70") or the prefix of one ("8.9": the newest 8.9.x catalogued)
      * @param cuda      the CUDA major of the build
      * @param os        linux or windows where the pin differs by OS, else null
+     * @param requires  the exact pin read from the wheel's METADATA ({@code nvidia-cudnn-cu12==9.1.0.70}), or null
      */
-    public record Pin(String framework, String version, String cudnn, int cuda, String os, String source, String note) {
+    public record Pin(String framework, String version, String cudnn, int cuda, String os, String source, String note,
+                      String requires) {
+        public Pin(String framework, String version, String cudnn, int cuda, String os, String source, String note) {
+            this(framework, version, cudnn, cuda, os, source, note, null);
+        }
+
         /** Whether a catalogued cuDNN version ("9.1.0.70") is this pin's. */
         public boolean matches(String cudnnVersion) {
             return cudnnVersion.equals(cudnn) || cudnnVersion.startsWith(cudnn + ".");
@@ -64,9 +70,18 @@ public final class FrameworkPins {
             out.add(new Pin(SmallJson.text(o, "framework", NAME, false, where), SmallJson.text(o, "version", VERSION, false, where),
                     SmallJson.text(o, "cudnn", VERSION, false, where), SmallJson.number(o, "cuda", 7, 99, where),
                     SmallJson.text(o, "os", OS, true, where), SmallJson.text(o, "source", TEXT, false, where),
-                    SmallJson.text(o, "note", TEXT, true, where)));
+                    SmallJson.text(o, "note", TEXT, true, where), requires(o, where)));
         }
         return new FrameworkPins(out);
+    }
+
+    /** The optional {@code requires} (schema 1 compatible: older tables lack it); it must name the row's own cuDNN. */
+    private static String requires(Map<String, Object> o, String where) {
+        String r = SmallJson.text(o, "requires", REQUIRES, true, where);
+        if (r != null && !r.endsWith("==" + o.get("cudnn"))) {
+            throw new IllegalArgumentException(where + ": requires " + r + " does not name its cudnn " + o.get("cudnn"));
+        }
+        return r;
     }
 
     public List<Pin> all() {
@@ -92,9 +107,9 @@ public final class FrameworkPins {
 
     /** "jax 0.4.28; onnxruntime-gpu 1.15, 1.16, 1.19; …": what the table knows, for an error message. */
     public String known() {
-        Map<String, TreeSet<String>> by = new java.util.TreeMap<>();
-        for (Pin p : pins) {
-            by.computeIfAbsent(p.framework(), k -> new TreeSet<>()).add(p.version());
+        Map<String, java.util.LinkedHashSet<String>> by = new java.util.TreeMap<>();
+        for (Pin p : pins) { // versions in the table's order (its first rows are the ones read from real wheels)
+            by.computeIfAbsent(p.framework(), k -> new java.util.LinkedHashSet<>()).add(p.version());
         }
         List<String> parts = new ArrayList<>();
         by.forEach((k, v) -> parts.add(k + " " + String.join(", ", v)));

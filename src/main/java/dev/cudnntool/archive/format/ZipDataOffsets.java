@@ -60,6 +60,7 @@ public final class ZipDataOffsets {
                 offsets[i] = b.getDataOffset();
             }
             checkNoOverlap(directory, second, offsets);
+            ZipAgreement.check(ch, fileSize, second, offsets); // what a reader of local headers reads is the same
             return offsets;
         } catch (RuntimeException e) { // commons-compress's words for a structure it cannot read
             throw new ZipException(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());

@@ -51,7 +51,7 @@ public final class FetchView {
             for (CatalogueEntry e : entries) {
                 var o = files.addObject();
                 o.put("file", e.fileName());
-                o.put("url", e.url().orElse(null));
+                o.put("url", e.downloadUrl().orElse(null));
                 if (e.size() == null) {
                     o.putNull("size");
                 } else {
@@ -73,7 +73,7 @@ public final class FetchView {
             for (CatalogueEntry e : entries) {
                 out.println(e.fileName() + "  " + (e.size() == null ? "size unknown" : e.size() + " bytes"));
                 out.println("  sha256 " + String.join(" or ", e.accepted()));
-                out.println("  " + e.whereToDownload());
+                out.println("  " + e.downloadUrl().orElse(e.whereToDownload()));
             }
             out.flush();
         }

@@ -28,6 +28,10 @@ public final class InstallView {
     /** @param fetched what {@code --release} fetched (or would), shown as the object {@code fetch}; null for --archive */
     public static int show(Screen ctx, ArchiveName name, boolean dryRun, InstallOutcome o,
                            ReleaseFetch fetched) {
+        if (fetched != null && fetched.cacheWarning() != null) {
+            ctx.err().println("warning: " + fetched.cacheWarning());
+            ctx.err().flush();
+        }
         if (ctx.json()) {
             Json.print(ctx.out(), json(o, dryRun, ctx.catalogue(), name, fetched));
         } else {

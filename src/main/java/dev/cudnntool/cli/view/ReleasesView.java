@@ -78,6 +78,9 @@ public final class ReleasesView {
             if (asked.pin().note() != null) {
                 pin.put("note", asked.pin().note());
             }
+            if (asked.pin().requires() != null) {
+                pin.put("requires", asked.pin().requires());
+            }
             Json.put(doc, "for", pin);
         }
         if (asked.gpu() != null || l.gpu() != null) {
@@ -174,6 +177,13 @@ public final class ReleasesView {
             }
             if (r.why() != null && (Boolean.FALSE.equals(r.gpuOk()) || Boolean.FALSE.equals(r.cudaOk()) || l.gpu() != null && r.gpuOk() == null)) {
                 out.println("      " + r.why());
+            }
+            if (r.reported() != null) {
+                for (var f : r.reported()) {
+                    if (r.why() == null || !r.why().endsWith(f.line())) {
+                        out.println("      " + f.line());
+                    }
+                }
             }
             behindLogin |= r.url() == null;
             shown++;

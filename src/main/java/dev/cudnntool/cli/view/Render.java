@@ -96,9 +96,15 @@ public final class Render {
     public static void installs(PrintWriter out, List<dev.cudnntool.install.RollbackService.Entry> entries) {
         List<List<String>> rows = new java.util.ArrayList<>();
         for (var e : entries) {
-            rows.add(List.of(e.id(), dash(e.date()), dash(e.version()), e.state() + (e.newest() ? "*" : ""), dash(e.archive())));
+            rows.add(List.of(e.id(), dash(e.date()), dash(e.version()),
+                    e.state() + (e.newest() ? "*" : "") + (e.current() ? " (current)" : ""), dash(e.archive())));
         }
         table(out, List.of("ID", "DATE", "VERSION", "STATE", "ARCHIVE"), rows);
+        if (entries.stream().noneMatch(dev.cudnntool.install.RollbackService.Entry::current) && entries.stream().anyMatch(e -> "active".equals(e.state()))) {
+            out.println("(current): none; the target's files are not those of any recorded install (changed since, or an unfinished run)");
+        } else if (entries.stream().anyMatch(dev.cudnntool.install.RollbackService.Entry::current)) {
+            out.println("(current): what the target holds now");
+        }
         out.println("* the newest: cudnn-rollback undoes it");
     }
 

@@ -73,7 +73,7 @@ public final class RollbackView {
         } else if (entries.isEmpty()) {
             ctx.out().println("no installs recorded in " + t.root());
         } else {
-            Render.installs(ctx.out(), entries);
+            Render.installs(ctx.out(), entries.stream().map(RollbackService.Entry::toTheSecond).toList());
         }
         return ExitCode.OK.code();
     }

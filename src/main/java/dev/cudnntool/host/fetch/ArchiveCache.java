@@ -47,6 +47,27 @@ public final class ArchiveCache {
                 "set " + ENV + " to a folder you can write, or download the archive (cudnn fetch VERSION --to DIR) and pass --archive");
     }
 
+    /**
+     * A private temporary folder (mode 0700 where modes exist) for a download when the cache folder is not the
+     * caller's (#32 item 2): under {@code java.io.tmpdir} ({@code TEMP} on Windows), a new random name.
+     */
+    public static Path privateTemp(Host host) {
+        try {
+            String t = host.windows() && blankToNull(host.env("TEMP")) != null ? host.env("TEMP") : System.getProperty("java.io.tmpdir");
+            Path base = host.path(t);
+            java.nio.file.Files.createDirectories(base);
+            if (base.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                return java.nio.file.Files.createTempDirectory(base, "cudnn-tool-fetch-",
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            }
+            return java.nio.file.Files.createTempDirectory(base, "cudnn-tool-fetch-");
+        } catch (java.io.IOException | RuntimeException x) {
+            throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot create a private temporary folder: " + x.getMessage(),
+                    "set " + ENV + " to a folder of your own", x);
+        }
+    }
+
     private static Path path(Host host, String name, String value) {
         try {
             Path p = host.path(value);

@@ -18,6 +18,14 @@ public interface Downloader {
     Response get(URI url, long from) throws IOException;
 
     /**
+     * A {@code HEAD} request (the dry run of {@code install --release}, #30 item 4): the status and headers,
+     * with an empty body. The default asks with a GET from byte 0 and never reads the body.
+     */
+    default Response head(URI url) throws IOException {
+        return get(url, 0);
+    }
+
+    /**
      * The server's answer.
      *
      * @param status        the HTTP status after redirects

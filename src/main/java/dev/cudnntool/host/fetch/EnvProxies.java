@@ -66,7 +66,7 @@ public final class EnvProxies extends ProxySelector {
             int port = u.getPort() > 0 ? u.getPort() : u.getScheme().equalsIgnoreCase("https") ? 443 : 80;
             return InetSocketAddress.createUnresolved(u.getHost(), port);
         } catch (IllegalArgumentException e) {
-            throw new ToolException(ExitCode.USAGE, name + "=" + Text.printable(Text.oneLine(t)) + " is not a proxy address",
+            throw new ToolException(ExitCode.USAGE, name + "=" + Text.printable(Text.oneLine(Secrets.redact(t.contains("://") ? t : "http://" + t))) + " is not a proxy address",
                     "set it as http://HOST:PORT, or unset it to connect directly", e);
         }
     }

@@ -28,6 +28,55 @@ public final class FetchSelection {
     private FetchSelection() {
     }
 
+    private static final Pattern HEX64 = Pattern.compile("[0-9a-fA-F]{64}");
+
+    /**
+     * {@code fetch WHAT --sha256 HEX} (#30 item 3): a FILE neither the catalogue nor a manifest knows (an internal
+     * repack on a mirror) is fetched and checked against HEX alone (its size unknown); for a known one, HEX must be
+     * one of the sha256 the catalogue accepts, else exit 3 naming both. Without HEX: {@link #one}.
+     */
+    public static CatalogueEntry one(Catalogue c, ReleaseFilter f, String what, Integer toolkitMajor, String sha256) {
+        if (sha256 == null) {
+            return one(c, f, what, toolkitMajor);
+        }
+        String hex = sha256(sha256);
+        CatalogueEntry known = null;
+        if (VERSION.matcher(what.trim()).matches()) {
+            known = one(c, f, what, toolkitMajor);
+        } else {
+            known = c.lookup(what.trim()).orElse(null);
+            if (known == null) {
+                ArchiveName n;
+                try {
+                    n = ArchiveName.parse(what.trim());
+                } catch (RuntimeException notAName) {
+                    throw new ToolException(ExitCode.USAGE, Text.printable(Text.oneLine(what.trim()))
+                            + " is not a cuDNN archive name", "pass the archive's file name as NVIDIA spells it (cudnn releases)");
+                }
+                known = c.lookup(n.canonicalName()).orElse(null);
+                if (known == null) {
+                    return CatalogueEntry.of(n.canonicalName(), hex, null);
+                }
+            }
+        }
+        if (!known.accepted().contains(hex)) {
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "--sha256 " + hex + " disagrees with NVIDIA's sha256 of "
+                    + known.fileName() + " (" + String.join(" or ", known.accepted()) + ")",
+                    "drop --sha256 to check against NVIDIA's value, or check where HEX came from");
+        }
+        return known;
+    }
+
+    /** {@code --sha256 HEX} checked (exit 2 unless 64 hex digits), in lower case. */
+    public static String sha256(String given) {
+        String hex = given.trim();
+        if (!HEX64.matcher(hex).matches()) {
+            throw new ToolException(ExitCode.USAGE, "--sha256 " + Text.printable(Text.oneLine(hex)) + " is not 64 hex digits",
+                    "pass the archive's sha256 as sha256sum prints it");
+        }
+        return hex.toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** The one archive {@code fetch WHAT} downloads. */
     public static CatalogueEntry one(Catalogue c, ReleaseFilter f, String what, Integer toolkitMajor) {
         if (!VERSION.matcher(what.trim()).matches()) {

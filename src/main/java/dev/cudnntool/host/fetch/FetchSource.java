@@ -30,7 +30,7 @@ public record FetchSource(String base, Path folder) {
                 throw new java.net.URISyntaxException(t, "not an http or https URL with a host");
             }
         } catch (java.net.URISyntaxException e) {
-            throw new ToolException(ExitCode.USAGE, option + " " + Text.printable(Text.oneLine(t)) + " is not an http(s) URL",
+            throw new ToolException(ExitCode.USAGE, option + " " + Text.printable(Text.oneLine(Secrets.redact(t))) + " is not an http(s) URL",
                     "pass the mirror's base URL (https://mirror.example/cudnn/redist/) or a folder holding the archives", e);
         }
         return new FetchSource(t.endsWith("/") ? t : t + "/", null);
@@ -46,12 +46,17 @@ public record FetchSource(String base, Path folder) {
         return l.startsWith("http://") || l.startsWith("https://") || l.contains("://");
     }
 
-    /** The URL to download {@code e} from; empty when the file is only behind NVIDIA's login and no mirror is set. */
+    /**
+     * The URL to download {@code e} from: NVIDIA's public URL of every catalogue row ({@link CatalogueEntry#downloadUrl()}),
+     * or the mirror's (the redist path under BASE; an archive of NVIDIA's older folder at BASE/FILE); empty only for a
+     * name NVIDIA serves from no folder known. It may hold the mirror's user and password: print it through {@link Secrets}.
+     */
     public java.util.Optional<String> url(CatalogueEntry e) {
         if (base == null) {
-            return e.url();
+            return e.downloadUrl();
         }
-        String relative = e.url().map(u -> u.substring(CatalogueEntry.REDIST.length())).orElse(e.fileName());
+        String relative = e.downloadUrl().filter(u -> u.startsWith(CatalogueEntry.REDIST))
+                .map(u -> u.substring(CatalogueEntry.REDIST.length())).orElse(e.fileName());
         return java.util.Optional.of(base + relative);
     }
 }

@@ -54,11 +54,15 @@ public final class Fetcher {
         Path part = dir.resolve(e.fileName() + ".part");
         String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
                 : source.url(e).orElse(null);
-        if (Files.exists(dest)) {
+        String shown = Secrets.redact(from);
+        java.nio.file.attribute.UserPrincipal caller = SafeFiles.caller(dir.getFileSystem());
+        boolean destThere = SafeFiles.plainOwnFile(dest, caller);
+        SafeFiles.plainOwnFile(part, caller);
+        if (destThere) {
             String have = sha256(dest);
             long size = size(dest);
             if (genuine(e, size, have)) {
-                return new FetchResult(e.fileName(), from != null ? from : e.whereToDownload(), size, have, dest, false);
+                return new FetchResult(e.fileName(), shown != null ? shown : e.whereToDownload(), size, have, dest, false);
             }
             throw new ToolException(ExitCode.ARCHIVE_REJECTED, dest + " is already there and is not NVIDIA's archive ("
                     + size + " bytes, sha256 " + have + "; the catalogue says " + describe(e) + ")",
@@ -76,13 +80,20 @@ public final class Fetcher {
             throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is behind NVIDIA's login (no redist URL)",
                     LOGIN_FIX);
         } else {
-            download(e, URI.create(from), part);
+            URI uri;
+            try {
+                uri = URI.create(from);
+            } catch (IllegalArgumentException x) {
+                throw new ToolException(ExitCode.USAGE, "the URL " + dev.cudnntool.Text.printable(dev.cudnntool.Text.oneLine(shown))
+                        + " is not a valid URL", "check --from or CUDNN_TOOL_MIRROR (a user or password must be %-encoded)");
+            }
+            download(e, uri, part);
         }
         String sha = sha256(part);
         long size = size(part);
         if (!genuine(e, size, sha)) {
             delete(part);
-            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "the bytes from " + from + " are not NVIDIA's " + e.fileName()
+            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "the bytes from " + shown + " are not NVIDIA's " + e.fileName()
                     + " (" + size + " bytes, sha256 " + sha + "; the catalogue says " + describe(e) + "); the .part was deleted",
                     "fetch again, or from another source (--from); a mirror or proxy that changes files must be fixed");
         }
@@ -96,7 +107,7 @@ public final class Fetcher {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot rename " + part + " to " + dest + ": " + x.getMessage(),
                     "check the folder's permissions and free space, then run fetch again (the .part is kept)", x);
         }
-        return new FetchResult(e.fileName(), from, size, sha, dest, true);
+        return new FetchResult(e.fileName(), shown, size, sha, dest, true);
     }
 
     private static String describe(CatalogueEntry e) {
@@ -127,6 +138,7 @@ public final class Fetcher {
 
     private void download(CatalogueEntry e, URI url, Path part) {
         int attempt = 0;
+        boolean restarted = false;
         while (true) {
             attempt++;
             long have = Files.exists(part) ? size(part) : 0;
@@ -141,7 +153,13 @@ public final class Fetcher {
             try (Downloader.Response r = downloader.get(url, have)) {
                 have = start(e, url, part, have, r);
                 if (have < 0) {
-                    continue; // the server cannot resume: start over
+                    if (restarted) {
+                        throw new ToolException(ExitCode.HOST_NOT_READY, "the server cannot resume " + shown(url)
+                                + " and did not send it from the start either (the .part was deleted)",
+                                "try again later, or fetch from another source (--from)");
+                    }
+                    restarted = true;
+                    continue; // the server cannot resume (416, or another range): start over from zero, once
                 }
                 try (StallGuard body = new StallGuard(r.body(), timeout)) {
                     try {
@@ -159,13 +177,17 @@ public final class Fetcher {
                 if (e.size() == null || have >= e.size()) {
                     return;
                 }
-                throw new IOException("the connection closed at byte " + have + " of " + e.size());
+                // the response ended normally (a cut one throws): complete, and shorter than NVIDIA's file
+                delete(part);
+                throw new ToolException(ExitCode.ARCHIVE_REJECTED, shown(url) + " sent a complete response of the wrong length ("
+                        + have + " bytes in all; NVIDIA's " + e.fileName() + " has " + e.size() + "); the .part was deleted",
+                        "fetch from another source (--from), or check the mirror or proxy");
             } catch (IOException x) {
                 boolean progressed = Files.exists(part) && size(part) > before;
                 if (progressed && attempt < ATTEMPTS) {
                     continue; // a dropped connection: resume with a Range request
                 }
-                throw new ToolException(ExitCode.HOST_NOT_READY, "downloading " + url + " failed: " + describe(x),
+                throw new ToolException(ExitCode.HOST_NOT_READY, "downloading " + shown(url) + " failed: " + describe(x),
                         "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again"
                                 + (Files.exists(part) ? ": it resumes from " + part.getFileName() : ""), x);
             }
@@ -173,14 +195,18 @@ public final class Fetcher {
     }
 
     private ToolException stalled(URI url, IOException cause) {
-        return new ToolException(ExitCode.HOST_NOT_READY, "downloading " + url + " stalled: no byte arrived for "
+        return new ToolException(ExitCode.HOST_NOT_READY, "downloading " + shown(url) + " stalled: no byte arrived for "
                 + timeout.toSeconds() + " s",
                 "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again: it resumes from the .part"
                         + " (--timeout SECONDS waits longer)", cause);
     }
 
+    private static String shown(URI url) {
+        return Secrets.redact(url.toString());
+    }
+
     private static String describe(IOException x) {
-        String m = x.getMessage();
+        String m = Secrets.redact(x.getMessage());
         return x.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : " (" + m + ")");
     }
 
@@ -204,20 +230,67 @@ public final class Fetcher {
             delete(part);
             return -1;
         }
+        throw refused(e, url, s, part);
+    }
+
+    /** NVIDIA's download host (a 401/403 from it is NVIDIA's answer; from any other host, the mirror's). */
+    static boolean nvidia(URI url) {
+        String h = url.getHost() == null ? "" : url.getHost().toLowerCase(java.util.Locale.ROOT);
+        return h.equals("developer.download.nvidia.com") || h.endsWith(".nvidia.com");
+    }
+
+    /**
+     * The answer in words (settled.md, "Downloads and caches"): 404 "not on the server" with the URL; 401/403 from
+     * NVIDIA's host "refused by NVIDIA's server" (it may be behind NVIDIA's login: the page is named); from any
+     * other host "the mirror refused the request (…; it may need credentials)"; 5xx exit 4.
+     */
+    static ToolException refused(CatalogueEntry e, URI url, int s, Path part) {
+        String u = shown(url);
         if (s == 404 || s == 410) {
-            throw new ToolException(ExitCode.ARCHIVE_REJECTED, "not found on the server (HTTP " + s + "): " + url,
-                    "check the mirror (--from, CUDNN_TOOL_MIRROR) holds it, or " + LOGIN_FIX);
+            return new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not on the server (HTTP " + s
+                    + (s == 404 ? " not found" : " gone") + "): " + u,
+                    nvidia(url) ? "check the name and version (cudnn releases); if NVIDIA keeps it behind a login, " + LOGIN_FIX
+                            : "check the mirror (--from, CUDNN_TOOL_MIRROR) holds it under the same path as NVIDIA's redist folder");
+        }
+        if ((s == 401 || s == 403) && nvidia(url)) {
+            return new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " was refused by NVIDIA's server (HTTP " + s
+                    + "): " + u + "; it may be behind NVIDIA's login", LOGIN_FIX);
         }
         if (s == 401 || s == 403) {
-            throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is behind NVIDIA's login (HTTP " + s + " from "
-                    + url + ")", LOGIN_FIX);
+            return new ToolException(ExitCode.ARCHIVE_REJECTED, "the mirror refused the request (HTTP " + s
+                    + "; it may need credentials): " + u,
+                    s == 401 ? "give the mirror's credentials (https://USER:PASSWORD@HOST/…, never printed) or ask its owner"
+                            : "check the mirror's access rules or credentials; if it only passes on NVIDIA's answer,"
+                            + " the file may be behind NVIDIA's login: " + LOGIN_FIX);
         }
         if (s >= 500) {
-            throw new ToolException(ExitCode.HOST_NOT_READY, "the server failed (HTTP " + s + ") for " + url,
-                    "try again later" + (Files.exists(part) ? ": the same command resumes from " + part.getFileName() : ""));
+            return new ToolException(ExitCode.HOST_NOT_READY, "the server failed (HTTP " + s + ") for " + u,
+                    "try again later" + (part != null && Files.exists(part) ? ": the same command resumes from " + part.getFileName() : ""));
         }
-        throw new ToolException(ExitCode.ARCHIVE_REJECTED, "the server answered HTTP " + s + " for " + url,
-                "check the URL or mirror, or " + LOGIN_FIX);
+        return new ToolException(ExitCode.ARCHIVE_REJECTED, "the server answered HTTP " + s + " for " + u,
+                "check the URL or mirror (--from, CUDNN_TOOL_MIRROR)");
+    }
+
+    /**
+     * The dry run's check (#30 item 4): a HEAD request for the file; returns when the real run would download it
+     * (2xx, and the length, when told, is NVIDIA's), else throws what the real run would end with.
+     */
+    public static void exists(Downloader d, CatalogueEntry e, URI url) {
+        try (Downloader.Response r = d.head(url)) {
+            int s = r.status();
+            if (s >= 200 && s < 300) {
+                if (e.size() != null && r.contentLength() >= 0 && r.contentLength() != e.size()) {
+                    throw new ToolException(ExitCode.ARCHIVE_REJECTED, shown(url) + " is " + r.contentLength()
+                            + " bytes; NVIDIA's " + e.fileName() + " has " + e.size(),
+                            "fetch from another source (--from), or check the mirror or proxy");
+                }
+                return;
+            }
+            throw refused(e, url, s, null);
+        } catch (IOException x) {
+            throw new ToolException(ExitCode.HOST_NOT_READY, "checking " + shown(url) + " failed: " + describe(x),
+                    "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again", x);
+        }
     }
 
     /** Appends {@code in} to the part (from {@code have} on; 0 truncates it); refuses more than the entry can hold. */
@@ -226,7 +299,16 @@ public final class Fetcher {
         long total = e.size() == null ? -1 : e.size();
         OutputStream out;
         try {
-            out = have == 0 ? Files.newOutputStream(part) : Files.newOutputStream(part, StandardOpenOption.APPEND);
+            if (have == 0) {
+                Files.deleteIfExists(part); // a plain file of ours (checked), or a link: removed as itself, never followed
+                out = Files.newOutputStream(part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            } else {
+                SafeFiles.plainOwnFile(part, SafeFiles.caller(part.getFileSystem()));
+                out = Files.newOutputStream(part, StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            }
+        } catch (ToolException x) {
+            throw x;
         } catch (IOException | RuntimeException x) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot write " + part + ": " + x.getMessage(),
                     "pass --to a folder you can write", x);
@@ -239,7 +321,7 @@ public final class Fetcher {
                 if (have + n > limit) {
                     out.close();
                     delete(part);
-                    throw new ToolException(ExitCode.ARCHIVE_REJECTED, from + " sent more than the " + limit
+                    throw new ToolException(ExitCode.ARCHIVE_REJECTED, Secrets.redact(from) + " sent more than the " + limit
                             + " bytes " + (e.size() == null ? "fetch reads" : "NVIDIA's " + e.fileName() + " has")
                             + "; the .part was deleted", "fetch from another source (--from), or check the mirror or proxy");
                 }

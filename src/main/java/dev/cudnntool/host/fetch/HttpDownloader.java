@@ -28,11 +28,21 @@ public final class HttpDownloader implements Downloader {
     }
 
     @Override
+    public Response head(URI url) throws IOException {
+        return send(HttpRequest.newBuilder(url).method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(timeout)
+                .header("User-Agent", "cudnn-tool"));
+    }
+
+    @Override
     public Response get(URI url, long from) throws IOException {
         HttpRequest.Builder b = HttpRequest.newBuilder(url).GET().timeout(timeout).header("User-Agent", "cudnn-tool");
         if (from > 0) {
             b.header("Range", "bytes=" + from + "-");
         }
+        return send(b);
+    }
+
+    private Response send(HttpRequest.Builder b) throws IOException {
         try {
             HttpResponse<java.io.InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
             return new Response(r.statusCode(), r.headers().firstValue("Content-Range").orElse(null),
@@ -41,7 +51,7 @@ public final class HttpDownloader implements Downloader {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted");
         } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
+            throw new IOException(Secrets.redact(e.getMessage()), e);
         }
     }
 }

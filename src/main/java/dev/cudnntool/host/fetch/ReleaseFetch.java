@@ -14,11 +14,25 @@ import java.nio.file.Path;
  * @param path       where it lies (or will lie) in the cache folder
  * @param cached     it was in the cache already with the catalogue's size and sha256 (a dry run: size only)
  * @param downloaded this run downloaded or copied it
+ * @param cacheWarning why the cache folder was not used (#32 item 2: another user's, or writable by others), the
+ *                     download going into a private temporary folder instead; absent when the cache was used
  */
 public record ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
-                           boolean cached, boolean downloaded) {
+                           boolean cached, boolean downloaded,
+                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                           String cacheWarning) {
+    public ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
+                        boolean cached, boolean downloaded) {
+        this(release, file, url, size, sha256, path, cached, downloaded, null);
+    }
+
+    ReleaseFetch warned(String warning) {
+        return warning == null ? this : new ReleaseFetch(release, file, url, size, sha256, path, cached, downloaded, warning);
+    }
+
     static ReleaseFetch planned(String release, CatalogueEntry e, FetchSource source, Path dest, boolean cached) {
-        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString() : source.url(e).orElse(null);
+        String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
+                : Secrets.redact(source.url(e).orElse(null));
         return new ReleaseFetch(release, e.fileName(), from, e.size(), String.join(" or ", e.accepted()), dest.toString(), cached, false);
     }
 
@@ -43,19 +57,50 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
             dev.cudnntool.host.Toolkit t = dev.cudnntool.host.ToolkitLocator.locate(host, cudaPath, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
-        CatalogueEntry e = FetchSelection.one(catalogue, filter, release, toolkitMajor);
+        CatalogueEntry e = ManifestLookup.select(catalogue, filter, release, toolkitMajor, null, source,
+                new HttpDownloader(host, timeout));
         Path cache = ArchiveCache.dir(host);
+        String notOwn = SafeFiles.notOwn(cache, SafeFiles.caller(host.fs()));
+        String warning = notOwn == null ? null : "the cache folder is not used: " + notOwn
+                + "; the archive goes into a private temporary folder (set " + ArchiveCache.ENV + " to a folder of your own)";
         Path dest = cache.resolve(e.fileName());
         if (dryRun) {
             boolean cached;
             try {
-                cached = java.nio.file.Files.isRegularFile(dest) && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
+                cached = notOwn == null && SafeFiles.present(dest) && java.nio.file.Files.isRegularFile(dest, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
             } catch (java.io.IOException x) {
                 cached = false;
             }
-            return planned(release, e, source, dest, cached);
+            return planned(release, e, source, dest, cached).warned(warning);
         }
-        return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache));
+        if (notOwn != null) {
+            cache = ArchiveCache.privateTemp(host);
+        }
+        return done(release, e, new Fetcher(new HttpDownloader(host, timeout), timeout, progress).fetch(e, source, cache)).warned(warning);
+    }
+
+    /**
+     * The dry run's last check (#30 item 4), once the host and target would take it: a HEAD request for the file
+     * ({@code --from DIR}: the file is there), throwing what the real run would end with (3 not on the server or
+     * refused, or of another length; 4 the network or the server failing). Nothing when the cache has it.
+     */
+    public void checkExists(dev.cudnntool.host.Host host, FetchSource source, java.time.Duration timeout) {
+        if (cached) {
+            return;
+        }
+        CatalogueEntry e = dev.cudnntool.archive.catalogue.CatalogueEntry.of(file, "0".repeat(64), size);
+        if (source.folder() != null) {
+            if (!java.nio.file.Files.isRegularFile(source.folder().resolve(e.fileName()))) {
+                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not in "
+                        + source.folder(), "put NVIDIA's file there, or fetch from another source (--from URL, or without --from: NVIDIA's server)");
+            }
+            return;
+        }
+        String url = (source.base() == null && this.url != null && !this.url.contains("***") ? java.util.Optional.of(this.url)
+                : source.url(e)).orElseThrow(() -> new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED,
+                e.fileName() + " has no public URL known", "download it yourself, then cudnn-install --archive FILE"));
+        Fetcher.exists(new HttpDownloader(host, timeout), e, java.net.URI.create(url));
     }
 
     /** The file to install: the cache's copy. */

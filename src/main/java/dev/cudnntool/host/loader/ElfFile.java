@@ -32,6 +32,11 @@ public final class ElfFile {
     private static final long MAX_TABLES_TOTAL = 256L << 20;
     /** Longer than any symbol or library name the tool compares (PATH_MAX). */
     static final int MAX_NAME = 4096;
+    /**
+     * A DT_RPATH/DT_RUNPATH string is a list of folders, longer than one name may be: read whole up to
+     * this (the loader has no limit of its own), longer is an error naming it, never "no search path".
+     */
+    static final int MAX_PATH_LIST = 1 << 20;
     private static final int MAX_SYMBOLS = 1 << 20;
     private static final int MAX_DYNAMIC_NAMES = 4096;
 
@@ -208,9 +213,9 @@ public final class ElfFile {
                         } else if (tag == DT_SONAME) {
                             soname = string(strtab, val);
                         } else if (tag == DT_RPATH) {
-                            rpath.addAll(List.of(string(strtab, val).split(":")));
+                            rpath.addAll(List.of(pathList(file, "DT_RPATH", strtab, val).split(":")));
                         } else if (tag == DT_RUNPATH) {
-                            runpath.addAll(List.of(string(strtab, val).split(":")));
+                            runpath.addAll(List.of(pathList(file, "DT_RUNPATH", strtab, val).split(":")));
                         }
                     }
                 } else {
@@ -266,6 +271,27 @@ public final class ElfFile {
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;
+    }
+
+    /**
+     * The DT_RPATH/DT_RUNPATH string at {@code offset}, whole, up to {@link #MAX_PATH_LIST} bytes: one the
+     * loader would read but the tool cannot (longer, unterminated, outside the string table) is an
+     * error that names it, so a search path is never taken as absent.
+     */
+    private static String pathList(Path file, String tag, byte[] tab, long offset) throws IOException {
+        if (offset < 0 || offset >= tab.length) {
+            throw new IOException(file.getFileName() + "'s " + tag + " lies outside its string table");
+        }
+        int end = (int) offset;
+        int stop = (int) Math.min(tab.length, offset + MAX_PATH_LIST + 1L);
+        while (end < stop && tab[end] != 0) {
+            end++;
+        }
+        if (end == stop) {
+            throw new IOException(file.getFileName() + "'s " + tag + (stop == tab.length ? " is not terminated"
+                    : " is longer than " + (MAX_PATH_LIST >> 10) + " KiB, too long to read"));
+        }
+        return new String(tab, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
     }
 
     /** The NUL-terminated name at {@code offset}; "" when it is outside the table, unterminated or over MAX_NAME bytes. */
