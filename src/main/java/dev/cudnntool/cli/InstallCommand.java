@@ -6,6 +6,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.install.EnvFile;
 import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
@@ -76,6 +77,12 @@ public class InstallCommand implements Callable<Integer> {
                     + " /etc/ld.so.conf.d/cudnn-tool-<id>.conf and ldconfig (needs root).")
     String addToPath;
 
+    @Option(names = "--env-file", paramLabel = "FILE",
+            description = "After a successful install (not a dry run), append KEY=VALUE lines to FILE: CUDNN_PATH,"
+                    + " CUDNN_ROOT_DIR, CUDNN_RUNTIME_DIR, CUDNN_INCLUDE_DIR, CUDNN_LIBRARY and LD_LIBRARY_PATH"
+                    + " (Windows: PATH) with the runtime folder first. The GitHub Action passes $GITHUB_ENV.")
+    String envFile;
+
     @Mixin
     TargetOptions target;
 
@@ -93,6 +100,10 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         Path cudaPath = target.cudaPath(ctx.host()); // usage errors first, before the file is looked at
         Path prefix = target.prefix(ctx.host());
+        Path env = envFile == null ? null : PathArgument.file(ctx.host(), "--env-file", envFile);
+        if (env != null) {
+            EnvFile.check(ctx.host(), env);
+        }
         if (archive != null && release != null) {
             throw new ToolException(ExitCode.USAGE, "--archive and --release both name what to install",
                     "pass only one: --archive FILE for a file you have, or --release VERSION to fetch it");
@@ -148,6 +159,14 @@ public class InstallCommand implements Callable<Integer> {
             ProgressBar bar = ProgressBar.forContext(ctx, output, dryRun ? "reading" : "installing");
             InstallOutcome o = service.run(req, bar);
             bar.done();
+            if (env != null && !dryRun && o.exit() == ExitCode.OK && o.preflight() != null) {
+                var lines = EnvFile.entries(ctx.host(), o.preflight().target(), name);
+                EnvFile.append(env, lines);
+                if (!output.json() && !output.quiet()) {
+                    ctx.out().println("env file: " + lines.size() + " lines appended to " + env + " ("
+                            + String.join(", ", lines.stream().map(EnvFile.Entry::key).toList()) + ")");
+                }
+            }
             return InstallView.show(ctx, output, name, dryRun, o, fetched);
         }
     }
