@@ -4,14 +4,15 @@
 # `id` answers 1000, so the user layout is taken; nothing outside the temp folder is touched):
 # a good install, a re-run that upgrades (current switched, the old version kept), --version pinning,
 # --uninstall (only what it made), a wrong checksum (nothing unpacked), and shellcheck.
-# INSTALL_TEST_REUSE=1 takes the assets already in target/release.
+# INSTALL_TEST_REUSE=1 takes the assets already in target/release (or INSTALL_TEST_ASSETS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-assets=target/release
+assets=${INSTALL_TEST_ASSETS:-target/release}
 [ "${INSTALL_TEST_REUSE:-}" = 1 ] && [ -f "$assets/SHA256SUMS" ] || scripts/release-assets.sh "$assets"
 version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -n 1)
-image=cudnn-tool-$version-linux-x86_64.tar.gz
+case $(uname -m) in aarch64|arm64) arch=aarch64 ;; *) arch=x86_64 ;; esac
+image=cudnn-tool-$version-linux-$arch.tar.gz
 [ -f "$assets/$image" ] || { echo "install-test: $assets/$image is missing" >&2; exit 1; }
 
 fail() { echo "install-test: FAIL: $*" >&2; exit 1; }
@@ -44,7 +45,7 @@ mkdir "$tmp/repack"
 tar -xzf "$assets/$image" -C "$tmp/repack"
 mv "$tmp/repack/cudnn-tool-$version" "$tmp/repack/cudnn-tool-$next"
 echo "$next" > "$tmp/repack/cudnn-tool-$next/UPGRADE-MARK"
-tar -C "$tmp/repack" -cf - "cudnn-tool-$next" | gzip -1 > "$www/two/cudnn-tool-$next-linux-x86_64.tar.gz"
+tar -C "$tmp/repack" -cf - "cudnn-tool-$next" | gzip -1 > "$www/two/cudnn-tool-$next-linux-$arch.tar.gz"
 cp "$assets/$image" "$www/two/"
 (cd "$www/two" && sha256sum -- *.tar.gz > SHA256SUMS)
 cp "$assets/$image" "$www/badsum/"
@@ -89,7 +90,7 @@ echo "install-test: re-run upgrade ok ($version -> $next)"
 run CUDNN_TOOL_DIST_URL="$url/two" sh scripts/install.sh --version "$version" > /dev/null || fail "--version exited $?"
 [ "$(readlink "$share/current")" = "$version" ] || fail "--version $version: current is $(readlink "$share/current")"
 rc=0; err=$(run CUDNN_TOOL_DIST_URL="$url/two" sh scripts/install.sh --version 9.9.9 2>&1) || rc=$?
-[ "$rc" = 1 ] && grep -q "lists no cudnn-tool-9.9.9-linux-x86_64.tar.gz" <<< "$err" || fail "--version 9.9.9: $rc $err"
+[ "$rc" = 1 ] && grep -q "lists no cudnn-tool-9.9.9-linux-$arch.tar.gz" <<< "$err" || fail "--version 9.9.9: $rc $err"
 echo "install-test: --version ok"
 
 # 4. A wrong checksum: exit 1, nothing unpacked, nothing switched (into a second, fresh home).
