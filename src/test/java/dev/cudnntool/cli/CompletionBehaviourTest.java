@@ -116,4 +116,24 @@ class CompletionBehaviourTest {
         }
         assertTrue(s.endsWith("complete -F _cudnn_complete -o default cudnn cudnn.sh cudnn.bash\n"), "registered last, with bash's file fallback");
     }
+
+    /** zsh runs the same function through bashcompinit (arrays from 0 there, as in bash). */
+    @Test
+    void zshCompletesTheSameFoldersAndValues() throws Exception {
+        Path zsh = Files.isExecutable(Path.of("/usr/bin/zsh")) ? Path.of("/usr/bin/zsh") : Path.of("/bin/zsh");
+        assumeTrue(Files.isExecutable(zsh), "no zsh on this machine (apt-get install zsh)");
+        Cli.Run r = Cli.run(TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner()), "completion", "zsh");
+        Path z = dir.resolve("_cudnn");
+        Files.writeString(z, r.out());
+        String body = "source \"$1\" 2>/dev/null; setopt KSH_ARRAYS\n"
+                + "COMP_WORDS=(cudnn install --prefix ''); COMP_CWORD=3; _cudnn_complete; print -l -- \"${COMPREPLY[@]}\"; print -- --\n"
+                + "COMP_WORDS=(cudnn releases --os ''); COMP_CWORD=3; _cudnn_complete; print -l -- \"${COMPREPLY[@]}\"\n";
+        ProcessBuilder pb = new ProcessBuilder(zsh.toString(), "-f", "-c", body, "zsh", z.toString())
+                .directory(dir.resolve("work").toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HOME", dir.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "zsh ran over 20 s");
+        assertEquals("sub folder\n--\nlinux\nwindows\nosx\n", out);
+    }
 }
