@@ -268,7 +268,9 @@ def matching_installs(installs, sha256=None, install_id=None, version=None):
     if install_id:
         return [e for e in active if e.get('id') == install_id]
     if version:
-        return [e for e in active if e.get('version') == version or (e.get('version') or '').startswith(version + '.')]
+        # M.m.p names every build of it (9.5.1 is 9.5.1.17); a shorter or longer version matches itself only
+        return [e for e in active if e.get('version') == version
+                or (RELEASE.match(version) and '.'.join((e.get('version') or '').split('.')[:3]) == version)]
     if not sha256:
         return []
     want = sha256.strip().lower()
