@@ -74,6 +74,7 @@ out=$(run CUDNN_TOOL_DIST_URL="$url/good/" sh scripts/install.sh) || fail "insta
 [ "$(readlink "$share/current")" = "$version" ] || fail "current is $(readlink "$share/current")"
 [ "$(readlink "$bin/cudnn")" = "$share/current/bin/cudnn" ] || fail "$bin/cudnn is $(readlink "$bin/cudnn")"
 grep -q "next: export PATH=\"$bin:\$PATH\"; cudnn verify" <<< "$out" || fail "no next command in: $out"
+[ ! -e "$share/$version/lib/cudnn-tool.jsa" ] || fail "the trial run's class-data archive (made under a temporary path) was kept"
 v=$(run "$share/current/bin/cudnn" --version) || fail "the installed image does not start without java"
 grep -q "^cudnn-tool $version" <<< "$v" || fail "--version printed $v"
 ls -d "$share"/.download-* > /dev/null 2>&1 && fail "a download folder was left"

@@ -137,6 +137,8 @@ tar -xzf "$tmp/$name" -C "$tmp/unpacked" || die "$name could not be unpacked" "d
 
 if [ -d "$home/$v" ]; then mv "$home/$v" "$tmp/old"; fi
 mv "$tmp/unpacked/cudnn-tool-$v" "$home/$v"
+# The class-data archive the trial run made records the temporary path: the first real run makes its own.
+rm -f "$home/$v/lib/cudnn-tool.jsa"
 grep -qx -- "$v" "$record" 2> /dev/null || printf '%s\n' "$v" >> "$record"
 # Switch `current` in one rename (mv -T; where mv lacks it, ln -sfn).
 ln -s "$v" "$tmp/current"
