@@ -70,6 +70,8 @@ SHA=$(sha256sum "$ARCHIVE" | cut -d' ' -f1)
 BEFORE=$(snapshot "$TK")
 
 export ANSIBLE_LIBRARY=$ROOT/contrib/ansible/library ANSIBLE_ROLES_PATH=$ROOT/contrib/ansible/roles
+# The collection cudnntool.cudnn (#31 item 4): contrib/ansible's library/ and roles/ are links into it.
+export ANSIBLE_COLLECTIONS_PATH=$ROOT/contrib
 export ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=False ANSIBLE_INVENTORY_UNPARSED_WARNING=False ANSIBLE_RETRY_FILES_ENABLED=False
 PY=$(command -v python3)
 play() { # play LOG PLAYBOOK ARGS...: runs it, keeps the output in $W/LOG; returns ansible-playbook's exit code
@@ -167,9 +169,10 @@ for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
 done
 TK3=$W/cuda-12.4-image
 toolkit "$TK3"
+BEFORE3=$(snapshot "$TK3")
 IMG=(-e "cudnn_tool_home=$W/node-image/cudnn-tool" -e "cudnn_tool_image=$ROOT/$IMAGE" -e "cudnn_tool_version=$VERSION"
      -e "cudnn_archive_src=$ARCHIVE" -e "cudnn_archive_dir=$W/node-image/cache" -e "cudnn_cuda_path=$TK3"
-     -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true)
+     -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true -e "cudnn_tool_bin_dir=$W/node-image/bin")
 (
   unset JAVA JAVA_HOME
   export PATH=$NOJAVA
@@ -178,9 +181,81 @@ IMG=(-e "cudnn_tool_home=$W/node-image/cudnn-tool" -e "cudnn_tool_image=$ROOT/$I
   play image2 role.yml "${IMG[@]}" || { cat "$W/image2"; fail "the role's (image mode) second run failed"; }
 ) || exit 1
 [ -f "$TK3/include/cudnn_version.h" ] || { cat "$W/image1"; fail "the role (image mode) did not install cuDNN"; }
-[ -x "$W/node-image/cudnn-tool/runtime/bin/java" ] || fail "the image's runtime is not on the node"
+[ -x "$W/node-image/cudnn-tool/current/runtime/bin/java" ] || fail "the image's runtime is not on the node"
 grep -A2 'TASK \[cudnn : Java 17 runtime (Debian, Ubuntu)\]' "$W/image1" | grep -q 'skipping' \
   || { cat "$W/image1"; fail "image mode did not skip the Java task"; }
 recap image2 | grep -q 'changed=0' || { cat "$W/image2"; fail "the role's (image mode) second run was not idempotent"; }
 echo "ansible-test: the role's default (the self-contained image) installs on a node with no Java, then changes nothing: ok"
+
+# 8. (#31 item 4) the module by its FQCN with release: state=verified changes nothing; state=absent rolls that
+# version back (found in the journal) to the byte-identical toolkit; a second absent changes nothing.
+REL=(-e release=9.5.1 -e "cuda_path=$TK3" -e "tool=$W/node-image/cudnn-tool/current/bin/cudnn")
+AFTER3=$(snapshot "$TK3")
+play relverified release.yml "${REL[@]}" -e state=verified || { cat "$W/relverified"; fail "release state=verified failed"; }
+recap relverified | grep -q 'changed=0' || fail "release state=verified reported a change"
+[ "$(snapshot "$TK3")" = "$AFTER3" ] || fail "state=verified changed the toolkit"
+play relwrong release.yml -e release=8.9.7 -e "cuda_path=$TK3" -e "tool=$W/node-image/cudnn-tool/current/bin/cudnn" -e state=verified \
+  && { cat "$W/relwrong"; fail "state=verified passed for a version that is not installed"; }
+grep -q '"exit_code": 1' "$W/relwrong" || { cat "$W/relwrong"; fail "state=verified of another version: not the tool's exit 1"; }
+play relabsent release.yml "${REL[@]}" -e state=absent || { cat "$W/relabsent"; fail "release state=absent failed"; }
+recap relabsent | grep -q 'changed=1' || { cat "$W/relabsent"; fail "release state=absent did not report changed=1"; }
+[ "$(snapshot "$TK3")" = "$BEFORE3" ] || fail "release state=absent did not restore the toolkit"
+play relabsent2 release.yml "${REL[@]}" -e state=absent || { cat "$W/relabsent2"; fail "a second release state=absent failed"; }
+recap relabsent2 | grep -q 'changed=0' || fail "a second release state=absent was not idempotent"
+echo "ansible-test: cudnntool.cudnn.cudnn release=9.5.1: verified changes nothing, absent rolls back by version: ok"
+
+# 9. (#31 item 4) the role gets the image from a release URL (a local server with SHA256SUMS) onto a node with
+# no Java, in install.sh's root layout: <home>/<version>, current, <bin_dir>/cudnn.
+if [ ! -f target/release/SHA256SUMS ]; then RELEASE_ASSETS_REUSE=1 scripts/release-assets.sh target/release > /dev/null; fi
+python3 - "$ROOT/target/release" "$W/port" <<'PY' &
+import functools, http.server, os, sys
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=sys.argv[1]))
+open(sys.argv[2] + ".part", "w").write(str(srv.server_address[1])); os.rename(sys.argv[2] + ".part", sys.argv[2])
+srv.serve_forever()
+PY
+SERVER=$!
+trap 'kill "$SERVER" 2> /dev/null; rm -rf "$W"' EXIT
+for _ in $(seq 50); do [ -f "$W/port" ] && break; sleep 0.1; done
+TK4=$W/cuda-12.4-url
+toolkit "$TK4"
+URL=(-e "cudnn_tool_home=$W/node-url/opt/cudnn-tool" -e "cudnn_tool_bin_dir=$W/node-url/usr/local/bin" -e "cudnn_tool_version=$VERSION"
+     -e "cudnn_tool_dist_url=http://127.0.0.1:$(cat "$W/port")" -e "cudnn_archive_src=$ARCHIVE" -e "cudnn_archive_dir=$W/node-url/cache"
+     -e "cudnn_cuda_path=$TK4" -e "cudnn_sha256=$SHA" -e cudnn_force=true -e cudnn_no_probe=true)
+(
+  unset JAVA JAVA_HOME
+  export PATH=$NOJAVA
+  play url1 role.yml "${URL[@]}" || { cat "$W/url1"; fail "the role (image from a release URL) failed"; }
+  play url2 role.yml "${URL[@]}" || { cat "$W/url2"; fail "the role's (release URL) second run failed"; }
+) || exit 1
+[ -x "$W/node-url/opt/cudnn-tool/$VERSION/runtime/bin/java" ] || { cat "$W/url1"; fail "no image in <home>/$VERSION"; }
+[ "$(readlink "$W/node-url/opt/cudnn-tool/current")" = "$VERSION" ] || fail "current is not $VERSION"
+[ "$(readlink "$W/node-url/usr/local/bin/cudnn")" = "$W/node-url/opt/cudnn-tool/current/bin/cudnn" ] || fail "the cudnn link"
+[ ! -e "$W/node-url/opt/cudnn-tool/.image-$VERSION.tar.gz" ] || fail "the download was left"
+[ -f "$TK4/include/cudnn_version.h" ] || { cat "$W/url1"; fail "the role (release URL) did not install cuDNN"; }
+recap url2 | grep -q 'changed=0' || { cat "$W/url2"; fail "the role's (release URL) second run was not idempotent"; }
+echo "ansible-test: the role fetches the image from a release URL (SHA256SUMS checked) into install.sh's layout, no Java: ok"
+
+# 10. (#31 item 4) the collection builds offline, and ansible-test sanity runs where it can offline: a test
+# that must install its Python requirements (pip, from the network) is skipped by name, with that reason.
+COLL=$ROOT/contrib/ansible_collections/cudnntool/cudnn
+ansible-galaxy collection build "$COLL" --output-path "$W/build" --force > "$W/build.log" 2>&1 || { cat "$W/build.log"; fail "ansible-galaxy collection build"; }
+ls "$W/build"/cudnntool-cudnn-*.tar.gz > /dev/null || fail "no collection tarball"
+tar -tzf "$W/build"/cudnntool-cudnn-*.tar.gz | grep -q '^plugins/modules/cudnn.py$' || fail "the tarball lacks plugins/modules/cudnn.py"
+echo "ansible-test: ansible-galaxy collection build (offline): ok"
+if command -v ansible-test > /dev/null 2>&1; then
+  PYV=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  for t in $(cd "$COLL" && ansible-test sanity --list-tests 2> /dev/null); do
+    rc=0; (cd "$COLL" && timeout 300 ansible-test sanity --python "$PYV" --test "$t") > "$W/sanity-$t" 2>&1 || rc=$?
+    if [ "$rc" = 0 ]; then echo "ansible-test: sanity $t: ok"
+    elif grep -q 'does not have pip available\|Download failed\|--docker\|--venv' "$W/sanity-$t"; then
+      echo "ansible-test: sanity $t: skipped: it installs its requirements with pip from the network (offline here)"
+    else cat "$W/sanity-$t"; fail "ansible-test sanity --test $t"; fi
+  done
+else
+  echo "ansible-test: sanity skipped: ansible-test is not installed"
+fi
+rm -rf "$COLL/tests/output"
 echo "ansible-test: all ok ($(ansible-playbook --version 2>/dev/null | awk 'NR == 1'))"

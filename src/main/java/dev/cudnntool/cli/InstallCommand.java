@@ -75,6 +75,12 @@ public class InstallCommand implements Callable<Integer> {
                     + " /etc/ld.so.conf.d/cudnn-tool-<id>.conf and ldconfig (needs root).")
     String addToPath;
 
+    @Option(names = "--env-file", paramLabel = "FILE",
+            description = "After a successful install (not a dry run), append KEY=VALUE lines to FILE: CUDNN_PATH,"
+                    + " CUDNN_ROOT_DIR, CUDNN_RUNTIME_DIR, CUDNN_INCLUDE_DIR, CUDNN_LIBRARY and LD_LIBRARY_PATH"
+                    + " (Windows: PATH) with the runtime folder first. The GitHub Action passes $GITHUB_ENV.")
+    String envFile;
+
     @Mixin
     TargetOptions target;
 
@@ -92,11 +98,12 @@ public class InstallCommand implements Callable<Integer> {
     public Integer call() {
         Path cudaPath = target.cudaPath(ctx.host()); // usage errors first, before the file is looked at
         Path prefix = target.prefix(ctx.host());
+        Path env = envFile == null ? null : PathArgument.file(ctx.host(), "--env-file", envFile);
         InstallSource source = source(cudaPath);
         InstallRequest request = InstallRequest.builder().cudaPath(cudaPath).prefix(prefix).force(force).dryRun(dryRun)
                 .addToPath(addToPathScope()).build();
         InstallRun run = ctx.services().installWorkflow(!noProbe, label -> ProgressBar.forContext(ctx, output, label))
-                .run(source, request);
+                .run(source, request, env);
         return InstallView.show(ctx.screen(output), run);
     }
 

@@ -9,6 +9,7 @@ import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.fetch.ReleaseFetch;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -44,6 +45,25 @@ public final class InstallWorkflow {
         this.service = service;
         this.catalogue = catalogue;
         this.progress = progress;
+    }
+
+    /**
+     * As {@link #run(InstallSource, InstallRequest)}, then appends the target's variables to {@code envFile}
+     * ({@code --env-file}; null: none) when the install succeeded or found it already there. The file is checked
+     * before anything else (exit 2), so a bad one changes nothing.
+     */
+    public InstallRun run(InstallSource source, InstallRequest request, Path envFile) {
+        if (envFile != null) {
+            EnvFile.check(host, envFile);
+        }
+        InstallRun run = run(source, request);
+        InstallOutcome o = run.outcome();
+        if (envFile == null || run.dryRun() || o.exit() != ExitCode.OK || o.preflight() == null) {
+            return run;
+        }
+        List<EnvFile.Entry> lines = EnvFile.entries(host, o.preflight().target(), run.name());
+        EnvFile.append(envFile, lines);
+        return run.withEnv(envFile, lines);
     }
 
     /** Runs {@code request} (its archive, checksum and digest filled in here) with the archive from {@code source}. */

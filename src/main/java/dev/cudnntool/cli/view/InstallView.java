@@ -7,6 +7,7 @@ import dev.cudnntool.Text;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.install.InstallOutcome;
+import dev.cudnntool.install.EnvFile;
 import dev.cudnntool.install.InstallRun;
 import dev.cudnntool.install.Preflight;
 import dev.cudnntool.host.fetch.ReleaseFetch;
@@ -18,6 +19,10 @@ public final class InstallView {
 
     /** {@code cudnn install}'s result: what it fetched (--release), how the install ended, and the exit code. */
     public static int show(Screen ctx, InstallRun run) {
+        if (!run.env().isEmpty() && !ctx.json() && !ctx.quiet()) {
+            ctx.out().println("env file: " + run.env().size() + " lines appended to " + run.envFile() + " ("
+                    + String.join(", ", run.env().stream().map(EnvFile.Entry::key).toList()) + ")");
+        }
         return show(ctx, run.name(), run.dryRun(), run.outcome(), run.fetched());
     }
 
