@@ -78,7 +78,7 @@ class PackageRecordsFuzzTest {
             Files.createDirectories(rpm.getParent());
             Files.writeString(rpm, "\u007fELF");
             Files.setPosixFilePermissions(rpm, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            Host host = TestHosts.linux(fs, Map.of(), new FakeRunner().on("rpm", answer));
+            Host host = TestHosts.linux(fs, Map.of(), new FakeRunner().on(lib.toString(), answer));
             Contract.holds(data.length, () -> new Owners(host).of(lib));
         }
     }
