@@ -10,6 +10,7 @@
 #                         corpus/<Class>/<method>/   what the fuzzer found interesting (kept between runs)
 #                         crashes/<Class>/<method>/  inputs that broke a reader's contract
 #                         logs/<Class>.<method>.log  Jazzer's output (its last line gives cov: and ft:)
+#                         classes/                   the compiled classes the run uses (a copy)
 #   FUZZ_MAX_LEN        the largest input tried (default 16384 bytes)
 #
 # Exit 0 when no target found anything, 1 when one did (its input is under crashes/, see docs/fuzzing.md).
@@ -36,7 +37,9 @@ TARGETS=("$@")
 
 mvn -B -q test-compile || exit 2
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz-classpath.txt > /dev/null || exit 2
-CP="target/test-classes:target/classes:$(cat target/fuzz-classpath.txt)"
+# A copy of the compiled classes: a build during a long run must not change them under the fuzzer.
+rm -rf "$OUT/classes" && mkdir -p "$OUT/classes" && cp -r target/classes "$OUT/classes/main" && cp -r target/test-classes "$OUT/classes/test"
+CP="$OUT/classes/test:$OUT/classes/main:$(cat target/fuzz-classpath.txt)"
 INCLUDES='dev.cudnntool.**:org.apache.commons.compress.**:org.tukaani.**:com.fasterxml.jackson.**'
 
 mkdir -p "$OUT/logs"
@@ -44,7 +47,7 @@ found=0
 for t in "${TARGETS[@]}"; do
     cls=${t%%#*}
     method=${t#*#}
-    seeds=src/test/resources/dev/cudnntool/fuzz/${cls}Inputs/$method
+    seeds=$PWD/src/test/resources/dev/cudnntool/fuzz/${cls}Inputs/$method
     corpus=$OUT/corpus/$cls/$method
     crashes=$OUT/crashes/$cls/$method
     log=$OUT/logs/$cls.$method.log
