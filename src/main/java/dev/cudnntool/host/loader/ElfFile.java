@@ -39,7 +39,7 @@ public final class ElfFile {
      * name, and every table entry visited, however many section headers share one table (a half-MiB
      * file whose headers all named one table took 78 s under a byte-read budget alone).
      */
-    static final long MAX_DECODED = 64L << 20;
+    static final long MAX_DECODED = 256L << 20;
     private static final long MAX_ENTRIES_VISITED = 4L << 20;
 
     /** The dynamic section's names, and the exported symbols (empty when not asked for). */

@@ -146,7 +146,7 @@ public final class PeFile {
                 throw new IOException("implausible export table");
             }
             ByteBuffer ptrs = readAt(ch, namePointers, names * 4);
-            long decoded = ElfFile.MAX_DECODED; // paid per byte looked at, however many pointers share one name
+            long decoded = 64L << 20; // paid per byte read for a name, however many pointers share one name
             for (int i = 0; i < names; i++) {
                 long at = offset(map, Integer.toUnsignedLong(ptrs.getInt(i * 4)));
                 if (at >= ch.size()) {
