@@ -175,7 +175,12 @@ public final class StatePaths {
     /** A createdDirs entry: a folder inside the target, or the target itself and parents the install created. */
     Path createdDir(String stored, Path file, String repair) {
         if (stored != null && (stored.equals(".") || stored.matches("\\.\\.(/\\.\\.)*"))) {
-            return parse(stored);
+            try {
+                return parse(stored);
+            } catch (IllegalArgumentException e) {
+                // '../../..' climbing above the file system's root: no install created that folder
+                throw new DamagedState(file, "is refused: its created folder '" + printable(stored) + "' is " + e.getMessage(), repair);
+            }
         }
         if (stored != null) {
             try {

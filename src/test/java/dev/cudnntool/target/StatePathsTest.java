@@ -123,6 +123,23 @@ class StatePathsTest {
     }
 
     @Test
+    void aCreatedFolderClimbingAboveTheFileSystemsRootIsDamagedAndRepairable() throws Exception {
+        // #35: '../..' past the root of the file system escaped the reader as IllegalArgumentException (exit 70).
+        for (String climb : new String[] {"../../../../../../../../../../../../../../../../../../../../../../../..",
+                "..".concat("/..".repeat(300))}) {
+            refusedAfter(s -> edit(s, r -> r.withArray("createdDirs").add(climb)), "created folder", "above the file system's root");
+            try (StateScene s = new StateScene(downloads)) {
+                edit(s, r -> r.withArray("createdDirs").add(climb));
+                assertTrue(s.rollbacks().list(s.target).stream().anyMatch(e -> e.toString().contains("damaged")
+                        || e.toString().toLowerCase(java.util.Locale.ROOT).contains("damage")), "listed as damaged");
+                s.rollbacks().repair(s.target, false);
+                assertFalse(Files.exists(s.record(s.second)), "the record was set aside");
+                assertTrue(Files.isDirectory(s.state.resolve("quarantine")), "into the quarantine");
+            }
+        }
+    }
+
+    @Test
     void aCreatedFolderThatHoldsNoneOfTheInstalledFilesIsRefused() throws Exception {
         // An empty folder of the toolkit's, named as "created" by a forged record: rollback would remove it.
         refusedAfter(s -> {

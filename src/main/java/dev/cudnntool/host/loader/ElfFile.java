@@ -39,6 +39,13 @@ public final class ElfFile {
     static final int MAX_PATH_LIST = 1 << 20;
     private static final int MAX_SYMBOLS = 1 << 20;
     private static final int MAX_DYNAMIC_NAMES = 4096;
+    /**
+     * Work paid for what is decoded, not only for bytes read: every byte looked at while decoding a
+     * name, and every table entry visited, however many section headers share one table (a half-MiB
+     * file whose headers all named one table took 78 s under a byte-read budget alone).
+     */
+    static final long MAX_DECODED = 256L << 20;
+    private static final long MAX_ENTRIES_VISITED = 4L << 20;
 
     /** The dynamic section's names, and the exported symbols (empty when not asked for). */
     public record Info(List<String> needed, String soname, List<String> rpath, List<String> runpath, Set<String> exports) {
@@ -177,6 +184,8 @@ public final class ElfFile {
                 throw new IOException(file.getFileName() + "'s section header table lies outside the file");
             }
             long[] budget = {MAX_TABLES_TOTAL};
+            long[] decoded = {MAX_DECODED, MAX_ENTRIES_VISITED};
+            java.util.Set<List<Long>> seen = new java.util.HashSet<>();
             List<ByteBuffer> sections = new ArrayList<>();
             for (int i = 0; i < shnum; i++) {
                 sections.add(readAt(ch, shoff + (long) i * shentsize, 64));
@@ -195,6 +204,10 @@ public final class ElfFile {
                 if (link <= 0 || link >= sections.size()) {
                     continue;
                 }
+                ByteBuffer linked = sections.get(link);
+                if (!seen.add(List.of((long) type, s.getLong(24), s.getLong(32), linked.getLong(24), linked.getLong(32)))) {
+                    continue; // a second header naming the same table and names: nothing new to decode
+                }
                 byte[] strtab = table(ch, sections.get(link), budget);
                 ByteBuffer body = ByteBuffer.wrap(table(ch, s, budget)).order(ByteOrder.LITTLE_ENDIAN);
                 if (type == SHT_DYNAMIC) {
@@ -204,26 +217,28 @@ public final class ElfFile {
                         if (tag == 0) {
                             break;
                         }
+                        visit(decoded, file);
                         if (needed.size() + rpath.size() + runpath.size() > MAX_DYNAMIC_NAMES) {
                             throw new IOException(file.getFileName() + " names more than " + MAX_DYNAMIC_NAMES
                                     + " libraries and folders in its dynamic section");
                         }
                         if (tag == DT_NEEDED) {
-                            needed.add(string(strtab, val));
+                            needed.add(string(strtab, val, decoded, file));
                         } else if (tag == DT_SONAME) {
-                            soname = string(strtab, val);
+                            soname = string(strtab, val, decoded, file);
                         } else if (tag == DT_RPATH) {
-                            rpath.addAll(List.of(pathList(file, "DT_RPATH", strtab, val).split(":")));
+                            rpath.addAll(List.of(pathList(file, "DT_RPATH", strtab, val, decoded).split(":")));
                         } else if (tag == DT_RUNPATH) {
-                            runpath.addAll(List.of(pathList(file, "DT_RUNPATH", strtab, val).split(":")));
+                            runpath.addAll(List.of(pathList(file, "DT_RUNPATH", strtab, val, decoded).split(":")));
                         }
                     }
                 } else {
                     for (int at = 24; at + 24 <= body.limit(); at += 24) { // entry 0 is the null symbol
+                        visit(decoded, file);
                         int bind = (body.get(at + 4) & 0xff) >>> 4;
                         int shndx = Short.toUnsignedInt(body.getShort(at + 6));
                         if (shndx != 0 && (bind == 1 || bind == 2)) {
-                            String name = string(strtab, Integer.toUnsignedLong(body.getInt(at)));
+                            String name = string(strtab, Integer.toUnsignedLong(body.getInt(at)), decoded, file);
                             if (!name.isEmpty() && symbols.add(name)) {
                                 budget[0] -= name.length();
                             }
@@ -276,9 +291,10 @@ public final class ElfFile {
     /**
      * The DT_RPATH/DT_RUNPATH string at {@code offset}, whole, up to {@link #MAX_PATH_LIST} bytes: one the
      * loader would read but the tool cannot (longer, unterminated, outside the string table) is an
-     * error that names it, so a search path is never taken as absent.
+     * error that names it, so a search path is never taken as absent. The bytes looked at are paid from
+     * {@code decoded[0]} like any name's.
      */
-    private static String pathList(Path file, String tag, byte[] tab, long offset) throws IOException {
+    private static String pathList(Path file, String tag, byte[] tab, long offset, long[] decoded) throws IOException {
         if (offset < 0 || offset >= tab.length) {
             throw new IOException(file.getFileName() + "'s " + tag + " lies outside its string table");
         }
@@ -291,11 +307,25 @@ public final class ElfFile {
             throw new IOException(file.getFileName() + "'s " + tag + (stop == tab.length ? " is not terminated"
                     : " is longer than " + (MAX_PATH_LIST >> 10) + " KiB, too long to read"));
         }
+        decoded[0] -= end - offset + 1;
+        if (decoded[0] < 0) {
+            throw new IOException(file.getFileName() + " has more names than any library could");
+        }
         return new String(tab, (int) offset, end - (int) offset, StandardCharsets.UTF_8);
     }
 
-    /** The NUL-terminated name at {@code offset}; "" when it is outside the table, unterminated or over MAX_NAME bytes. */
-    private static String string(byte[] tab, long offset) {
+    /** One more table entry visited; past {@link #MAX_ENTRIES_VISITED} the file is refused. */
+    private static void visit(long[] decoded, Path file) throws IOException {
+        if (--decoded[1] < 0) {
+            throw new IOException(file.getFileName() + " has more dynamic entries and symbols than any library could");
+        }
+    }
+
+    /**
+     * The NUL-terminated name at {@code offset}; "" when it is outside the table, unterminated or over
+     * MAX_NAME bytes. Every byte looked at is paid from {@code decoded[0]}.
+     */
+    private static String string(byte[] tab, long offset, long[] decoded, Path file) throws IOException {
         if (offset < 0 || offset >= tab.length) {
             return "";
         }
@@ -303,6 +333,11 @@ public final class ElfFile {
         int stop = (int) Math.min(tab.length, offset + MAX_NAME + 1);
         while (end < stop && tab[end] != 0) {
             end++;
+        }
+        decoded[0] -= end - offset + 1;
+        if (decoded[0] < 0) {
+            throw new IOException(file.getFileName() + "'s names add up to more than " + (MAX_DECODED >> 20)
+                    + " MiB decoded, more than any library's");
         }
         if (end == stop) {
             return "";

@@ -135,7 +135,11 @@ public final class LdSoCache {
                 continue;
             }
             try {
-                out.add(new Entry(key, host.path(value), flags));
+                Path file = host.path(value).normalize();
+                if (file.getFileName() == null || file.getParent() == null || key.isEmpty()) {
+                    continue; // '/' or '/..': a folder root is no library file, and no loader opens it as one
+                }
+                out.add(new Entry(key, file, flags));
             } catch (java.nio.file.InvalidPathException e) {
                 // a path no loader could open either
             }

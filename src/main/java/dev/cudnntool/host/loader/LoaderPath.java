@@ -152,7 +152,7 @@ public final class LoaderPath {
             }
         }
         Optional<LdSoCache.Entry> e = cache.lookup(name, host.arch());
-        if (e.isPresent() && Files.exists(e.get().path())) {
+        if (e.isPresent() && e.get().path().getParent() != null && Files.exists(e.get().path())) {
             Path dir = e.get().path().getParent();
             return Optional.of(new Hit(e.get().path(), new Place(dir, Mechanism.LD_SO_CACHE,
                     confLine(host, ldSoConfLines(host), dir).map(c -> "listed in " + c).orElse(null))));

@@ -118,6 +118,10 @@ public final class PeFile {
             ByteBuffer coff = readAt(ch, peOffset, 24);
             int sections = Short.toUnsignedInt(coff.getShort(6));
             int optionalSize = Short.toUnsignedInt(coff.getShort(20));
+            if (optionalSize < 2) {
+                // not even the optional header's magic: no data directories to read (a typed refusal, never an index error)
+                throw new IOException(file.getFileName() + " has a truncated optional header (" + optionalSize + " bytes)");
+            }
             ByteBuffer opt = readAt(ch, peOffset + 24, optionalSize);
             int dirStart = opt.getShort(0) == 0x20b ? 112 : 96; // PE32+ or PE32: the data directories
             if (optionalSize < dirStart + 8) {
@@ -142,8 +146,12 @@ public final class PeFile {
                 throw new IOException("implausible export table");
             }
             ByteBuffer ptrs = readAt(ch, namePointers, names * 4);
+            long decoded = 64L << 20; // paid per byte read for a name, however many pointers share one name
             for (int i = 0; i < names; i++) {
                 long at = offset(map, Integer.toUnsignedLong(ptrs.getInt(i * 4)));
+                if (at >= ch.size()) {
+                    throw new IOException("an export name lies past the end of the file");
+                }
                 ByteBuffer n = readAt(ch, at, (int) Math.min(256, ch.size() - at));
                 StringBuilder sb = new StringBuilder();
                 while (n.hasRemaining()) {
@@ -152,6 +160,10 @@ public final class PeFile {
                         break;
                     }
                     sb.append((char) b);
+                }
+                decoded -= n.limit(); // the bytes read for this name, shared or not
+                if (decoded < 0) {
+                    throw new IOException(file.getFileName() + "'s export names add up to more than any DLL's");
                 }
                 out.add(sb.toString());
             }
