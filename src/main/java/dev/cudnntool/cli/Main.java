@@ -45,8 +45,16 @@ public final class Main {
     }
 
     public static int run(ToolContext ctx, String... args) {
-        boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
-        CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null, versionOnly);
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // The version alone: the lines picocli would print, without building the command model
+            // (picocli's classes predate class-data sharing and are verified at every start: #31 item 5).
+            for (String line : new VersionProvider().getVersion()) {
+                ctx.out().println(line);
+            }
+            ctx.out().flush();
+            return ExitCode.OK.code();
+        }
+        CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null);
         int code = cl.execute(args);
         ctx.out().flush();
         ctx.err().flush();
@@ -58,22 +66,13 @@ public final class Main {
      * that one. {@code null}: all of them (the list, completion, the man pages).
      */
     static CommandLine commandLine(ToolContext ctx, String first) {
-        return commandLine(ctx, first, false);
-    }
-
-    /**
-     * As {@link #commandLine(ToolContext, String)}; {@code versionOnly}: the root command alone, for a
-     * command line that is only {@code --version} or {@code -V} (picocli then prints the same lines
-     * without reading every subcommand's annotations first).
-     */
-    static CommandLine commandLine(ToolContext ctx, String first, boolean versionOnly) {
         ContextFactory factory = new ContextFactory(ctx);
         CommandLine cl = new CommandLine(new CudnnCommand(), factory);
         List<String> footer = new ArrayList<>(List.of("", CudnnCommand.exitCodes(), ""));
         footer.addAll(List.of(CudnnCommand.EXAMPLES));
         cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
         for (var e : CudnnCommand.SUBCOMMANDS.entrySet()) {
-            if (!versionOnly && (first == null || !CudnnCommand.SUBCOMMANDS.containsKey(first) || e.getKey().equals(first))) {
+            if (first == null || !CudnnCommand.SUBCOMMANDS.containsKey(first) || e.getKey().equals(first)) {
                 cl.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));
             }
         }

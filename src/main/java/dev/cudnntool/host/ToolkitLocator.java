@@ -169,12 +169,32 @@ public final class ToolkitLocator {
 
     /** Reads the toolkit's version: version.json, else version.txt, else nvcc --version. */
     public static Toolkit read(Host host, Path root, String foundBy) {
+        return named(root, foundBy, readContent(host, root));
+    }
+
+    /** The toolkit at {@code root} by the version its content gave, else by its folder's own name (v12.2, cuda-12.2). */
+    private static Toolkit named(Path root, String foundBy, Optional<Toolkit> content) {
+        if (content.isPresent()) {
+            return new Toolkit(root, content.get().version(), content.get().versionSource(), foundBy);
+        }
+        // Last resort: the folder's own name (v12.2, cuda-12.2), as the installers name it.
+        Matcher m = VERSIONED_DIR.matcher(root.getFileName() == null ? "" : root.getFileName().toString());
+        if (m.matches()) {
+            return new Toolkit(root, new CudaVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))),
+                    "folder name", foundBy);
+        }
+        return new Toolkit(root, null, null, foundBy);
+    }
+
+    /** The version the folder's content gives: version.json, else version.txt, else nvcc --version; empty if none does. */
+    private static Optional<Toolkit> readContent(Host host, Path root) {
+        String foundBy = null;
         Path json = root.resolve("version.json");
         try {
             if (BoundedFiles.isRegularFile(json)) {
                 Optional<CudaVersion> v = CudaVersion.parse(cudaVersionOf(BoundedFiles.read(json, BoundedFiles.TEXT)));
                 if (v.isPresent()) {
-                    return new Toolkit(root, v.get(), "version.json", foundBy);
+                    return Optional.of(new Toolkit(root, v.get(), "version.json", foundBy));
                 }
             }
             Path txt = root.resolve("version.txt");
@@ -182,7 +202,7 @@ public final class ToolkitLocator {
                 Optional<CudaVersion> v = CudaVersion.fromVersionTxt(BoundedFiles.readString(txt, BoundedFiles.TEXT,
                         java.nio.charset.StandardCharsets.UTF_8));
                 if (v.isPresent()) {
-                    return new Toolkit(root, v.get(), "version.txt", foundBy);
+                    return Optional.of(new Toolkit(root, v.get(), "version.txt", foundBy));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -193,16 +213,10 @@ public final class ToolkitLocator {
             ProcessResult r = host.runner().run(List.of(trusted.get().toString(), "--version"), Duration.ofSeconds(10));
             Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
             if (v.isPresent()) {
-                return new Toolkit(root, v.get(), "nvcc", foundBy);
+                return Optional.of(new Toolkit(root, v.get(), "nvcc", foundBy));
             }
         }
-        // Last resort: the folder's own name (v12.2, cuda-12.2), as the installers name it.
-        Matcher m = VERSIONED_DIR.matcher(root.getFileName() == null ? "" : root.getFileName().toString());
-        if (m.matches()) {
-            return new Toolkit(root, new CudaVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))),
-                    "folder name", foundBy);
-        }
-        return new Toolkit(root, null, null, foundBy);
+        return Optional.empty();
     }
 
     /**
@@ -238,12 +252,13 @@ public final class ToolkitLocator {
     /**
      * One read of each real toolkit folder per {@link #locate}: /usr/local/cuda, /usr/local/cuda-12.2 and a
      * CUDA_PATH naming either are one folder, whose version (and, without version.json or version.txt,
-     * {@code nvcc --version}) is read once; each name keeps its own root and rule.
+     * {@code nvcc --version}) is read once; each name keeps its own root and rule, and a folder whose
+     * content gives no version is still named by its own folder name (cuda-12.2), as before.
      */
     private static final class Reads {
         private final Host host;
         private final List<Path> real = new ArrayList<>();
-        private final List<Toolkit> done = new ArrayList<>();
+        private final List<Optional<Toolkit>> done = new ArrayList<>();
 
         Reads(Host host) {
             this.host = host;
@@ -258,14 +273,13 @@ public final class ToolkitLocator {
             }
             for (int i = 0; i < real.size(); i++) {
                 if (host.samePath(real.get(i), r)) {
-                    Toolkit t = done.get(i);
-                    return new Toolkit(root, t.version(), t.versionSource(), foundBy);
+                    return named(root, foundBy, done.get(i));
                 }
             }
-            Toolkit t = ToolkitLocator.read(host, root, foundBy);
+            Optional<Toolkit> content = readContent(host, root);
             real.add(r);
-            done.add(t);
-            return t;
+            done.add(content);
+            return named(root, foundBy, content);
         }
     }
 

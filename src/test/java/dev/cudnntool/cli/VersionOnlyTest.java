@@ -13,11 +13,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * #31 item 5: a command line of only {@code --version} (or {@code -V}) is answered by the root command
- * alone, without every subcommand's model, and prints exactly what the whole model prints.
+ * #31 item 5: a command line of only {@code --version} (or {@code -V}) is answered without building
+ * picocli's command model, and prints exactly what the whole model prints.
  */
 class VersionOnlyTest {
-    private static String wholeModel(Host host, String arg) {
+    private static String wholeModel(Host host, String... arg) {
         StringWriter out = new StringWriter();
         ToolContext ctx = new ToolContext(host, new PrintWriter(out), new PrintWriter(new StringWriter()), false);
         int code = Main.commandLine(ctx, null).execute(arg);
@@ -35,9 +35,6 @@ class VersionOnlyTest {
             assertTrue(fast.out().startsWith("cudnn-tool " + VersionProvider.version() + System.lineSeparator()
                     + "Java " + System.getProperty("java.version")), fast.out());
         }
-        ToolContext ctx = new ToolContext(host, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        assertTrue(Main.commandLine(ctx, "--version", true).getSubcommands().isEmpty());
-        assertEquals(CudnnCommand.SUBCOMMANDS.keySet(), Main.commandLine(ctx, "--version").getSubcommands().keySet());
     }
 
     @Test
@@ -46,7 +43,7 @@ class VersionOnlyTest {
         Cli.Run sub = Cli.run(host, "verify", "--version");
         assertEquals(0, sub.exit(), sub.err());
         assertTrue(sub.out().startsWith("cudnn-tool "), sub.out());
-        Cli.Run bad = Cli.run(host, "--version", "--no-such-option");
-        assertEquals(2, bad.exit(), "a usage error stays one: " + bad.out());
+        Cli.Run twice = Cli.run(host, "--version", "--version");
+        assertEquals(2, twice.exit(), "any other command line is still picocli's: an option given twice is a usage error");
     }
 }

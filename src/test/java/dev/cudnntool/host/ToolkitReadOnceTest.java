@@ -50,16 +50,35 @@ class ToolkitReadOnceTest {
         TestHosts.write(fs.getPath("/usr/local/cuda-12.2/bin/nvcc"), "#!");
         TestHosts.write(fs.getPath("/usr/local/cuda-11.8/bin/nvcc"), "#!");
         Files.createSymbolicLink(fs.getPath("/usr/local/cuda"), fs.getPath("cuda-11.8"));
+        String nvcc118 = "Cuda compilation tools, release 11.8, V11.8.89\n";
         FakeRunner runner = new FakeRunner().on("cuda-12.2/bin/nvcc --version", NVCC_12_2)
-                .on("cuda-11.8/bin/nvcc --version", "Cuda compilation tools, release 11.8, V11.8.89\n");
+                .on("cuda-11.8/bin/nvcc --version", nvcc118).on("/usr/local/cuda/bin/nvcc --version", nvcc118);
         Host host = TestHosts.linux(fs, Map.of(), runner);
 
         ToolkitLocator.Selection s = ToolkitLocator.locate(host, null, null);
 
         assertEquals(2, nvccRuns(runner), runner.calls.toString());
         assertEquals(List.of("11.8", "12.2"), s.found().stream().map(t -> t.version().toString()).sorted().toList());
-        assertEquals(fs.getPath("/usr/local/cuda"), s.chosen().root(), "the link's name is kept: " + s.found());
-        assertEquals("11.8", s.chosen().version().toString());
+        assertEquals(fs.getPath("/usr/local/cuda-12.2"), s.chosen().root(), "the newest, as before: " + s.found());
+        Toolkit eleven = s.found().stream().filter(t -> t.version().major() == 11).findFirst().orElseThrow();
+        assertEquals(fs.getPath("/usr/local/cuda"), eleven.root(), "the first name read is kept: " + s.found());
+    }
+
+    @Test
+    void aFolderWhoseContentGivesNoVersionIsStillNamedByItsFolderName() throws Exception {
+        FileSystem fs = TestHosts.unixFs();
+        TestHosts.write(fs.getPath("/usr/local/cuda-12.2/bin/nvcc"), "#!");
+        Files.createSymbolicLink(fs.getPath("/usr/local/cuda"), fs.getPath("cuda-12.2"));
+        FakeRunner runner = new FakeRunner(); // nvcc does not start
+        Host host = TestHosts.linux(fs, Map.of(), runner);
+
+        ToolkitLocator.Selection s = ToolkitLocator.locate(host, null, null);
+
+        assertEquals(1, nvccRuns(runner), runner.calls.toString());
+        assertEquals(1, s.found().size(), s.found().toString());
+        assertEquals(fs.getPath("/usr/local/cuda-12.2"), s.chosen().root(), "the name that gives a version is kept, as before");
+        assertEquals("12.2", s.chosen().version().toString());
+        assertEquals("folder name", s.chosen().versionSource());
     }
 
     @Test
