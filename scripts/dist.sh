@@ -57,6 +57,26 @@ echo "dist: modules $modules"
 rm -f "$image/runtime/lib/server/classes_nocoops.jsa" "$image/runtime/bin/server/classes_nocoops.jsa"
 
 cp "$jar" "$image/lib/cudnn-tool.jar"
+# The class list for the first run's class-data archive (#31 item 5; bin/cudnn, ClassDataTraining):
+# every class that training runs of the common commands load beyond the runtime's own archive, from
+# the jar or the runtime's modules, sorted (one name a line; lambdas and proxies are made at run time
+# and left out). The runs use the image's own runtime, a private cache, an empty mirror folder and
+# a prefix of their own, so nothing is downloaded and nothing outside $train is written; a run that
+# fails (no toolkit here, the release not in the mirror) still loaded what a user's run loads.
+train=$(mktemp -d)
+mkdir -p "$train/mirror" "$train/prefix" "$train/cache" "$train/log"
+n=0
+for args in "--version" "verify" "verify --json" "releases" \
+    "install --release 9.5.1 --cuda 12 --dry-run --from $train/mirror --prefix $train/prefix"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086 # $args is a list of words, split on purpose
+  (cd "$train" && CUDNN_TOOL_CACHE="$train/cache" "$image/runtime/bin/java$exe" -XX:+UseSerialGC -Xshare:auto \
+      "-Xlog:class+load=info:file=$train/log/$n.log:none" -jar "$image/lib/cudnn-tool.jar" $args > /dev/null 2>&1) || true
+done
+cat "$train"/log/*.log | sed -n 's/^\([A-Za-z_$][A-Za-z0-9_$.]*\) source: \(jrt:\/.*\|file:.*cudnn-tool\.jar\)$/\1/p' \
+  | LC_ALL=C sort -u > "$image/lib/cudnn-tool.classlist"
+rm -rf "$train"
+echo "dist: class list of $(wc -l < "$image/lib/cudnn-tool.classlist") classes for the first run's class-data archive"
 # The launchers of the image's OS only: they take runtime/bin/java next to them before any other java.
 for f in bin/*; do
   case $f in *.cmd) for_os=windows ;; *) for_os=linux ;; esac

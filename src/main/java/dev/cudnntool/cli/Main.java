@@ -32,28 +32,28 @@ public final class Main {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         Host host = dev.cudnntool.host.searchpath.SearchPathStores.systemHost();
-        dev.cudnntool.probe.ProbeRunner warm = null;
-        if (args.length > 0 && args[0].equals("verify") && !java.util.Arrays.asList(args).contains("--no-probe")) {
-            // Start the probe's JVM before picocli even loads: the two start-ups overlap.
-            warm = new dev.cudnntool.probe.ProbeRunner(host.runner(), dev.cudnntool.probe.ProbeRunner.currentJava());
-            warm.warmUp();
-        }
-        int code;
-        try {
-            // The one place the knobs are read: the commit delay (outside tests widen race windows with
-            // it) and the .xz decoder.
-            FaultHook faults = FaultHook.pause(Long.getLong(FaultHook.COMMIT_STEP_DELAY_PROPERTY, 0));
-            code = run(new ToolContext(host, out, err, System.console() != null, warm, null, faults,
-                    XzDecoders.Choice.parse(System.getProperty(XzDecoders.PROPERTY)), SearchPathStores.system(host), System.in), args);
-        } finally {
-            if (warm != null) {
-                warm.close();
-            }
-        }
+        // No probe child is started here: verify's collector starts one only once it has found a cuDNN
+        // library to load (a child started early, for a machine without cuDNN, only took a core from
+        // this JVM's own start: #31 item 5).
+        // The one place the knobs are read: the commit delay (outside tests widen race windows with
+        // it) and the .xz decoder.
+        FaultHook faults = FaultHook.pause(Long.getLong(FaultHook.COMMIT_STEP_DELAY_PROPERTY, 0));
+        int code = run(new ToolContext(host, out, err, System.console() != null, null, null, faults,
+                XzDecoders.Choice.parse(System.getProperty(XzDecoders.PROPERTY)), SearchPathStores.system(host), System.in), args);
+        ClassDataTraining.loadListed(System.getProperty(ClassDataTraining.PROPERTY), Main.class.getClassLoader());
         System.exit(code);
     }
 
     public static int run(ToolContext ctx, String... args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // The version alone: the lines picocli would print, without building the command model
+            // (picocli's classes predate class-data sharing and are verified at every start: #31 item 5).
+            for (String line : new VersionProvider().getVersion()) {
+                ctx.out().println(line);
+            }
+            ctx.out().flush();
+            return ExitCode.OK.code();
+        }
         CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null);
         int code = cl.execute(args);
         ctx.out().flush();

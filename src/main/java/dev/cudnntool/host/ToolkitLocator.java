@@ -1,8 +1,9 @@
 package dev.cudnntool.host;
 
 import dev.cudnntool.BoundedFiles;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
  */
 public final class ToolkitLocator {
     private static final Pattern CUDA_PATH_V = Pattern.compile("CUDA_PATH_V(\\d+)_(\\d+)", Pattern.CASE_INSENSITIVE);
+    private static final JsonFactory VERSION_JSON = new JsonFactory();
     private static final Pattern VERSIONED_DIR = Pattern.compile("(?:v|cuda-)(\\d{1,9})\\.(\\d{1,9})");
 
     /** The choice; {@code chosen} is null when none was found. */
@@ -37,6 +39,7 @@ public final class ToolkitLocator {
 
     public static Selection locate(Host host, Path cudaPathOption, ArchiveName archive) {
         List<Toolkit> found = new ArrayList<>();
+        Reads reads = new Reads(host);
         Integer wantMajor = archive == null ? null : archive.cudaVariant().major();
         List<Finding> findings = new ArrayList<>();
         if (cudaPathOption != null) {
@@ -51,10 +54,10 @@ public final class ToolkitLocator {
                         "pass the toolkit's root folder (the one holding bin, include and lib), or --prefix DIR for a stand-alone folder"));
                 return new Selection(null, found, findings);
             }
-            found.add(read(host, cudaPathOption, "--cuda-path"));
+            found.add(reads.read(cudaPathOption, "--cuda-path"));
         }
-        addIfDir(host, found, host.env("CUDA_PATH"), "CUDA_PATH");
-        addIfDir(host, found, host.env("CUDA_HOME"), "CUDA_HOME");
+        addIfDir(reads, found, host.env("CUDA_PATH"), "CUDA_PATH");
+        addIfDir(reads, found, host.env("CUDA_HOME"), "CUDA_HOME");
         for (String rule : List.of("CUDA_PATH", "CUDA_HOME")) {
             if (host.env(rule) != null && found.stream().noneMatch(t -> t.foundBy().equals(rule)) && isDir(host, host.env(rule))) {
                 findings.add(Finding.warn(FindingId.TOOLKIT_NOT_A_TOOLKIT, rule + "=" + host.env(rule) + " is not a CUDA toolkit (it has no"
@@ -66,14 +69,14 @@ public final class ToolkitLocator {
         for (var e : host.env().entrySet()) {
             Matcher m = CUDA_PATH_V.matcher(e.getKey());
             if (m.matches()) {
-                addIfDir(host, versioned, e.getValue(), e.getKey().toUpperCase(java.util.Locale.ROOT));
+                addIfDir(reads, versioned, e.getValue(), e.getKey().toUpperCase(java.util.Locale.ROOT));
             }
         }
         versioned.sort(byVersionDescending());
         found.addAll(versioned);
         List<Toolkit> usual = new ArrayList<>();
         for (Path p : usualPlaces(host)) {
-            usual.add(read(host, p, "usual location"));
+            usual.add(reads.read(p, "usual location"));
         }
         usual.sort(byVersionDescending());
         found.addAll(usual);
@@ -166,33 +169,13 @@ public final class ToolkitLocator {
 
     /** Reads the toolkit's version: version.json, else version.txt, else nvcc --version. */
     public static Toolkit read(Host host, Path root, String foundBy) {
-        Path json = root.resolve("version.json");
-        try {
-            if (BoundedFiles.isRegularFile(json)) {
-                JsonNode n = new ObjectMapper().readTree(BoundedFiles.read(json, BoundedFiles.TEXT)).path("cuda").path("version");
-                Optional<CudaVersion> v = CudaVersion.parse(n.asText(null));
-                if (v.isPresent()) {
-                    return new Toolkit(root, v.get(), "version.json", foundBy);
-                }
-            }
-            Path txt = root.resolve("version.txt");
-            if (BoundedFiles.isRegularFile(txt)) {
-                Optional<CudaVersion> v = CudaVersion.fromVersionTxt(BoundedFiles.readString(txt, BoundedFiles.TEXT,
-                        java.nio.charset.StandardCharsets.UTF_8));
-                if (v.isPresent()) {
-                    return new Toolkit(root, v.get(), "version.txt", foundBy);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // fall through to nvcc; a broken file is as good as none
-        }
-        Optional<Path> trusted = TrustedPrograms.nvcc(host, root); // the toolkit's own bin only, never PATH
-        if (trusted.isPresent()) {
-            ProcessResult r = host.runner().run(List.of(trusted.get().toString(), "--version"), Duration.ofSeconds(10));
-            Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
-            if (v.isPresent()) {
-                return new Toolkit(root, v.get(), "nvcc", foundBy);
-            }
+        return named(root, foundBy, readContent(host, root));
+    }
+
+    /** The toolkit at {@code root} by the version its content gave, else by its folder's own name (v12.2, cuda-12.2). */
+    private static Toolkit named(Path root, String foundBy, Optional<Toolkit> content) {
+        if (content.isPresent()) {
+            return new Toolkit(root, content.get().version(), content.get().versionSource(), foundBy);
         }
         // Last resort: the folder's own name (v12.2, cuda-12.2), as the installers name it.
         Matcher m = VERSIONED_DIR.matcher(root.getFileName() == null ? "" : root.getFileName().toString());
@@ -203,14 +186,112 @@ public final class ToolkitLocator {
         return new Toolkit(root, null, null, foundBy);
     }
 
-    private static void addIfDir(Host host, List<Toolkit> out, String value, String rule) {
+    /** The version the folder's content gives: version.json, else version.txt, else nvcc --version; empty if none does. */
+    private static Optional<Toolkit> readContent(Host host, Path root) {
+        String foundBy = null;
+        Path json = root.resolve("version.json");
+        try {
+            if (BoundedFiles.isRegularFile(json)) {
+                Optional<CudaVersion> v = CudaVersion.parse(cudaVersionOf(BoundedFiles.read(json, BoundedFiles.TEXT)));
+                if (v.isPresent()) {
+                    return Optional.of(new Toolkit(root, v.get(), "version.json", foundBy));
+                }
+            }
+            Path txt = root.resolve("version.txt");
+            if (BoundedFiles.isRegularFile(txt)) {
+                Optional<CudaVersion> v = CudaVersion.fromVersionTxt(BoundedFiles.readString(txt, BoundedFiles.TEXT,
+                        java.nio.charset.StandardCharsets.UTF_8));
+                if (v.isPresent()) {
+                    return Optional.of(new Toolkit(root, v.get(), "version.txt", foundBy));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through to nvcc; a broken file is as good as none
+        }
+        Optional<Path> trusted = TrustedPrograms.nvcc(host, root); // the toolkit's own bin only, never PATH
+        if (trusted.isPresent()) {
+            ProcessResult r = host.runner().run(List.of(trusted.get().toString(), "--version"), Duration.ofSeconds(10));
+            Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
+            if (v.isPresent()) {
+                return Optional.of(new Toolkit(root, v.get(), "nvcc", foundBy));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The value of {@code cuda.version} in a toolkit's version.json, or null: read with the streaming
+     * parser (a data-binding mapper costs a start-up a tenth of a second, #31 item 5), skipping
+     * every other value. Malformed JSON throws, as the mapper did.
+     */
+    static String cudaVersionOf(byte[] json) throws IOException {
+        try (JsonParser p = VERSION_JSON.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if ("cuda".equals(field) && value == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String inner = p.currentName();
+                        JsonToken v = p.nextToken();
+                        if ("version".equals(inner)) {
+                            return v.isScalarValue() ? p.getText() : null;
+                        }
+                        p.skipChildren();
+                    }
+                    return null;
+                }
+                p.skipChildren();
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One read of each real toolkit folder per {@link #locate}: /usr/local/cuda, /usr/local/cuda-12.2 and a
+     * CUDA_PATH naming either are one folder, whose version (and, without version.json or version.txt,
+     * {@code nvcc --version}) is read once; each name keeps its own root and rule, and a folder whose
+     * content gives no version is still named by its own folder name (cuda-12.2), as before.
+     */
+    private static final class Reads {
+        private final Host host;
+        private final List<Path> real = new ArrayList<>();
+        private final List<Optional<Toolkit>> done = new ArrayList<>();
+
+        Reads(Host host) {
+            this.host = host;
+        }
+
+        Toolkit read(Path root, String foundBy) {
+            Path r;
+            try {
+                r = host.realPath(root);
+            } catch (RuntimeException e) {
+                return ToolkitLocator.read(host, root, foundBy);
+            }
+            for (int i = 0; i < real.size(); i++) {
+                if (host.samePath(real.get(i), r)) {
+                    return named(root, foundBy, done.get(i));
+                }
+            }
+            Optional<Toolkit> content = readContent(host, root);
+            real.add(r);
+            done.add(content);
+            return named(root, foundBy, content);
+        }
+    }
+
+    private static void addIfDir(Reads reads, List<Toolkit> out, String value, String rule) {
         if (value == null) {
             return;
         }
+        Host host = reads.host;
         try {
             Path p = host.path(value.replace("\"", ""));
             if (Files.isDirectory(p) && looksLikeToolkit(host, p)) {
-                out.add(read(host, p, rule));
+                out.add(reads.read(p, rule));
             }
         } catch (RuntimeException ignored) {
             // an unusable value is as good as none
