@@ -113,6 +113,8 @@ public enum FindingId {
     CUDNN_GPU_UNSUPPORTED("cudnn.gpu-unsupported", "NVIDIA's support matrix of the cuDNN release lacks the GPU's compute capability;"
             + " the newest catalogued release that supports it is named (warn: a release the matrix does not hold, inferred from"
             + " the releases around it)", ERROR, WARN),
+    CUDNN_GPU_REPORTED("cudnn.gpu-reported", "a third party (not NVIDIA) reports a fact about the cuDNN release that bears on the"
+            + " GPU: shown as reported, with its source; never an error or a warning on its own", INFO),
     CUDNN_WRONG_ARCH("cudnn.wrong-arch", "libraries built for another CPU than this machine's; the archive for this one is named", ERROR),
     CUDNN_DLL_ARCH("cudnn.dll-arch", "a cuDNN or zlib DLL that is not x64", ERROR),
     CUDNN_FILE_VERSION("cudnn.file-version", "the DLL's FileVersion agrees (info) or disagrees (error) with the header", INFO, ERROR),

@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
                 "The list is the built-in catalogue; it marks the archives that fit the CUDA toolkit found",
                 "and this machine's driver, or the machine you describe with --cuda, --driver and --gpu;",
                 "NVIDIA's support matrix of each release decides the toolkit minor, the GPU and the driver minimum.",
-                "--for picks the cuDNN a framework release pins."},
+                "--for picks the cuDNN a framework release pins. --refresh reads NVIDIA's manifests the catalogue",
+                "lacks into the cache; rows known only from a cached manifest are marked [manifest]."},
         footerHeading = "%nExamples:%n",
         footer = {"  Which archive to download for this machine:",
                 "    cudnn releases",
@@ -25,7 +26,9 @@ import picocli.CommandLine.Option;
                 "  Which archive fits a Linux machine with driver 535 and an RTX 2080:",
                 "    cudnn releases --os linux --arch x86_64 --driver 535.104.05 --gpu \"RTX 2080\"",
                 "  The cuDNN that torch 2.5.1 pins, for Windows:",
-                "    cudnn releases --for torch==2.5.1 --os windows"})
+                "    cudnn releases --for torch==2.5.1 --os windows",
+                "  Releases NVIDIA published after this tool was built (cached for fetch and install):",
+                "    cudnn releases --refresh"})
 public class ReleasesCommand implements Callable<Integer> {
     private final ToolContext ctx;
 
@@ -48,6 +51,15 @@ public class ReleasesCommand implements Callable<Integer> {
     @Option(names = "--cuda-path", paramLabel = "DIR", description = "The CUDA toolkit to match (default: found as install finds it).")
     String cudaPath;
 
+    @Option(names = "--refresh",
+            description = "Read the redist folder's listing (NVIDIA's, or --from's, CUDNN_TOOL_MIRROR's) and cache the manifests"
+                    + " of releases the catalogue lacks, so they are listed (and fetched) too.")
+    boolean refresh;
+
+    @Option(names = "--from", paramLabel = "URL|DIR",
+            description = "A mirror laid out as NVIDIA's redist folder, or a folder holding the manifests (as cudnn fetch).")
+    String from;
+
     @Mixin
     OutputOptions output;
 
@@ -61,6 +73,7 @@ public class ReleasesCommand implements Callable<Integer> {
         ReleaseFit.Asked asked = new ReleaseFit.Asked(driver == null ? null : ReleaseFilter.driverVersion(driver),
                 gpu == null ? null : GpuCapability.parse(gpu),
                 forFramework == null ? null : filter.pin(ctx.services().frameworkPins(), forFramework));
-        return ReleasesView.show(ctx.screen(output), ctx.services().releases(filter, cudaPath, asked));
+        var manifests = ctx.services().releaseManifests(refresh, FetchCommand.source(ctx, from));
+        return ReleasesView.show(ctx.screen(output), ctx.services().releases(filter, cudaPath, asked, manifests), manifests);
     }
 }

@@ -74,8 +74,23 @@ final class Services {
     }
 
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */
-    ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath, ReleaseFit.Asked asked) {
-        return ReleaseFit.list(ctx.host(), ctx.catalogue(), filter, cudaPath, asked);
+    ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath, ReleaseFit.Asked asked,
+                                dev.cudnntool.host.fetch.ManifestCache.Merged manifests) {
+        return ReleaseFit.list(ctx.host(), manifests.catalogue(), filter, cudaPath, asked).withManifestRows(manifests.readByFile());
+    }
+
+    /**
+     * {@code cudnn releases}' manifests (#30 item 2): with {@code refresh} the listing of {@code source} is read and the
+     * manifests the catalogue lacks are cached; then the catalogue with every cached manifest.
+     */
+    dev.cudnntool.host.fetch.ManifestCache.Merged releaseManifests(boolean refresh, FetchSource source) {
+        return dev.cudnntool.host.fetch.ManifestCache.releases(ctx.host(), ctx.catalogue(), refresh, source,
+                new HttpDownloader(ctx.host(), java.time.Duration.ofSeconds(60)));
+    }
+
+    /** The catalogue with the manifests {@code releases --refresh} cached (fetch and install --release). */
+    private dev.cudnntool.archive.catalogue.Catalogue catalogue() {
+        return dev.cudnntool.host.fetch.ManifestCache.withCached(ctx.host(), ctx.catalogue());
     }
 
     /** {@code cudnn releases --for}: the framework pins kept with the catalogue. */
@@ -85,7 +100,7 @@ final class Services {
 
     /** {@code cudnn fetch --list}: the catalogue's archives {@code what} (or the newest) names for {@code filter}. */
     java.util.List<dev.cudnntool.archive.catalogue.CatalogueEntry> fetchList(ReleaseFilter filter, String what) {
-        return FetchSelection.list(ctx.catalogue(), filter, what);
+        return FetchSelection.list(catalogue(), filter, what);
     }
 
     /**
@@ -101,7 +116,7 @@ final class Services {
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
         HttpDownloader d = new HttpDownloader(host, timeout);
-        var entry = dev.cudnntool.host.fetch.ManifestLookup.select(ctx.catalogue(), filter, what, toolkitMajor, sha256, source, d);
+        var entry = dev.cudnntool.host.fetch.ManifestLookup.select(catalogue(), filter, what, toolkitMajor, sha256, source, d);
         return new Fetcher(d, timeout, progress).fetch(entry, source, dir);
     }
 
@@ -109,7 +124,7 @@ final class Services {
     dev.cudnntool.host.fetch.ReleaseFetch fetchRelease(ReleaseFilter filter, String release, FetchSource source,
                                                        java.nio.file.Path cudaPath, boolean dryRun,
                                                        dev.cudnntool.archive.ReadProgress progress) {
-        return dev.cudnntool.host.fetch.ReleaseFetch.resolve(ctx.host(), ctx.catalogue(), filter, release, cudaPath, source,
+        return dev.cudnntool.host.fetch.ReleaseFetch.resolve(ctx.host(), catalogue(), filter, release, cudaPath, source,
                 dryRun, java.time.Duration.ofSeconds(60), progress);
     }
 }

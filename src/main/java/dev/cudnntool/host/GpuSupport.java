@@ -4,6 +4,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.ReportedFacts;
 import dev.cudnntool.archive.catalogue.SupportMatrix;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.Optional;
 /**
  * {@code cudnn.gpu-unsupported}: a cuDNN release (verify: the installed one; install: the archive's) against the compute capability of each GPU nvidia-smi
  * lists, by NVIDIA's support matrix ({@link SupportMatrix}). A release the matrix does not hold, and a GPU whose
- * compute capability nvidia-smi did not report, are not checked.
+ * compute capability nvidia-smi did not report, are not checked. Third-party facts ({@link ReportedFacts}) that bear on
+ * a GPU are {@code cudnn.gpu-reported} notes only, never NVIDIA's word.
  */
 public final class GpuSupport {
     private GpuSupport() {
@@ -28,6 +30,59 @@ public final class GpuSupport {
 
     public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
                                   java.util.function.Supplier<Catalogue> catalogue) {
+        return findings(host, driver, release, cudaMajor, matrix, ReportedFacts.bundled(), catalogue);
+    }
+
+    /**
+     * As above, with the third-party facts to show (#30 item 2's rest): each one about the release and CUDA major that bears
+     * on a GPU listed (a claim that a build dropped GPUs below a compute capability the GPU lies below; a transcription of a
+     * matrix row for a release NVIDIA's matrix does not hold) is one {@code cudnn.gpu-reported} note, "reported (not
+     * NVIDIA's word)" with its source; it never adds, raises or removes an error or a warning.
+     */
+    public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
+                                         ReportedFacts reported, java.util.function.Supplier<Catalogue> catalogue) {
+        List<Finding> out = checked(host, driver, release, cudaMajor, matrix, catalogue);
+        if (release != null && driver != null && driver.present()) {
+            out.addAll(reportedNotes(driver, release, cudaMajor, matrix, reported, host.windows()));
+        }
+        return out;
+    }
+
+    private static List<Finding> reportedNotes(DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
+                                               ReportedFacts reported, boolean windows) {
+        List<Finding> notes = new ArrayList<>();
+        String version = SupportMatrix.release(release);
+        for (ReportedFacts.Fact f : reported.all()) {
+            if (!f.release().equals(version) || cudaMajor != null && f.cuda() != cudaMajor) {
+                continue;
+            }
+            boolean nvidiaHolds = false;
+            String bears = null;
+            for (NvidiaSmi.Gpu gpu : driver.gpus()) {
+                String cc = gpu.computeCapability();
+                if (cc == null) {
+                    continue;
+                }
+                nvidiaHolds = matrix.fit(release, f.cuda(), null, cc, windows).known();
+                boolean below = f.belowComputeCapability() != null && CudaVersion.parse(cc).isPresent()
+                        && CudaVersion.parse(f.belowComputeCapability()).isPresent()
+                        && CudaVersion.parse(cc).get().compareTo(CudaVersion.parse(f.belowComputeCapability()).get()) < 0;
+                if (below || f.belowComputeCapability() == null && !nvidiaHolds) {
+                    bears = "the " + gpu.name() + " (compute capability " + cc + ")";
+                    break;
+                }
+            }
+            if (bears != null) {
+                notes.add(Finding.info(FindingId.CUDNN_GPU_REPORTED, f.line() + " (bears on " + bears + "; "
+                        + (nvidiaHolds ? "NVIDIA's support matrix holds this release and decides"
+                        : "NVIDIA's support matrix does not hold this release, so nothing is decided on it") + ")"));
+            }
+        }
+        return notes;
+    }
+
+    private static List<Finding> checked(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
+                                         java.util.function.Supplier<Catalogue> catalogue) {
         List<Finding> out = new ArrayList<>();
         if (release == null || driver == null || !driver.present()) {
             return out;

@@ -40,7 +40,18 @@ public final class ReleaseFit {
                       String sha256, List<String> candidates, Long size, String releaseDate,
                       @JsonInclude(JsonInclude.Include.ALWAYS) String url, String download, Boolean toolkitFits,
                       String driverMinimum, Boolean driverOk, Boolean cudaOk, Boolean gpuOk, Boolean gpuUncertain, String matrix, String why,
-                      boolean recommended, List<ReportedFacts.Fact> reported) {
+                      boolean recommended, List<ReportedFacts.Fact> reported,
+                      @JsonInclude(JsonInclude.Include.ALWAYS) String source, String manifestRead) {
+        /** Where a row comes from: the built-in catalogue, or a cached NVIDIA manifest only. */
+        public static final String CATALOGUE = "catalogue";
+        public static final String MANIFEST = "manifest";
+
+        /** The same row, known only from an NVIDIA manifest cached and read at {@code read} (#30 item 2). */
+        public Row fromManifest(java.time.Instant read) {
+            return new Row(fileName, version, os, arch, cudaVariant, format, sha256, candidates, size, releaseDate, url, download,
+                    toolkitFits, driverMinimum, driverOk, cudaOk, gpuOk, gpuUncertain, matrix, why, recommended, reported,
+                    MANIFEST, read.toString());
+        }
     }
 
     /**
@@ -71,6 +82,16 @@ public final class ReleaseFit {
         /** Something the user asked decides the fit ({@code --cuda}, {@code --driver}, {@code --gpu}, {@code --for}). */
         public boolean askedAnything() {
             return filter.cuda() != null || asked.driver() != null || asked.gpu() != null || asked.pin() != null;
+        }
+
+        /** The same listing, the rows of archives known only from a cached manifest marked with when it was read. */
+        public Listing withManifestRows(java.util.Map<String, java.time.Instant> readByFile) {
+            if (readByFile.isEmpty()) {
+                return this;
+            }
+            List<Row> marked = rows.stream().map(r -> readByFile.containsKey(r.fileName()) ? r.fromManifest(readByFile.get(r.fileName())) : r)
+                    .toList();
+            return new Listing(filter, thisMachine, toolkit, driver, asked, gpu, marked);
         }
 
         /** How the recommended row is starred: for this machine only when nothing asked about another. */
@@ -188,7 +209,7 @@ public final class ReleaseFit {
                     e.disputed() ? null : e.sha256(), e.disputed() ? e.candidates() : null, e.size(), e.releaseDate(),
                     url.orElse(null), url.isPresent() ? null : e.whereToDownload(),
                     fits, min.orElse(null), driverOk, fit.toolkitOk(), gpuOk, between.isPresent() ? Boolean.TRUE : null,
-                    fit.source(), why, pick, reported.isEmpty() ? null : reported));
+                    fit.source(), why, pick, reported.isEmpty() ? null : reported, Row.CATALOGUE, null));
         }
         return rows;
     }

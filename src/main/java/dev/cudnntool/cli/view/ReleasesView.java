@@ -4,6 +4,9 @@ package dev.cudnntool.cli.view;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.RedistManifest;
+import dev.cudnntool.host.fetch.ManifestCache;
+import dev.cudnntool.host.fetch.RedistListing;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.GpuCapability;
 import dev.cudnntool.host.ReleaseFit.Asked;
@@ -17,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** What {@code cudnn releases} prints: the JSON document (README, "JSON output") or the table, and the exit code. */
@@ -27,17 +31,58 @@ public final class ReleasesView {
     private ReleasesView() {
     }
 
-    public static int show(Screen ctx, Listing listing) {
+    /** The marker of a row known only from a cached NVIDIA manifest (text), explained in a footnote. */
+    public static final String MANIFEST_MARK = "[manifest]";
+
+    public static int show(Screen ctx, Listing listing, ManifestCache.Merged manifests) {
         if (ctx.json()) {
-            Json.print(ctx.out(), json(listing));
+            Json.print(ctx.out(), json(listing, manifests));
         } else {
+            for (String w : manifests.warnings()) {
+                ctx.err().println("warning: " + w);
+            }
+            ctx.err().flush();
             text(ctx.out(), ctx.verbose(), listing);
+            manifests(ctx.out(), listing, manifests);
         }
         return ExitCode.OK.code();
     }
 
-    public static ObjectNode json(Listing l) {
+    /** The footnote of the rows from cached manifests, and what --refresh read. */
+    private static void manifests(PrintWriter out, Listing l, ManifestCache.Merged m) {
+        Map<String, String> read = new TreeMap<>((a, b) -> RedistListing.NEWEST_FIRST.compare(label(a), label(b)));
+        for (Row r : l.rows()) {
+            if (r.manifestRead() != null) {
+                read.putIfAbsent(RedistManifest.fileName(r.version()), r.manifestRead());
+            }
+        }
+        for (Map.Entry<String, String> e : read.entrySet()) {
+            out.println("  " + MANIFEST_MARK + " from NVIDIA's manifest " + e.getKey() + ", cached, read " + e.getValue()
+                    + " (not in the built-in catalogue)");
+        }
+        if (m.listing() != null) {
+            out.println("  Refreshed from " + m.listing() + ": " + (m.refreshed().isEmpty() ? "no manifest the catalogue lacks"
+                    : m.refreshed().size() + " new manifest" + (m.refreshed().size() == 1 ? "" : "s") + " read ("
+                    + String.join(", ", m.refreshed()) + ")"));
+        }
+        out.flush();
+    }
+
+    private static String label(String fileName) {
+        return fileName.substring("redistrib_".length(), fileName.length() - ".json".length());
+    }
+
+    public static ObjectNode json(Listing l, ManifestCache.Merged m) {
         var doc = Json.document("releases", ExitCode.OK.code());
+        if (m.listing() != null) {
+            Map<String, Object> refresh = new LinkedHashMap<>();
+            refresh.put("listing", m.listing());
+            refresh.put("read", m.refreshed());
+            Json.put(doc, "refresh", refresh);
+        }
+        if (!m.warnings().isEmpty()) {
+            Json.put(doc, "warnings", m.warnings());
+        }
         ReleaseFilter f = l.filter();
         Map<String, Object> filter = new LinkedHashMap<>();
         filter.put("os", f.os());
@@ -168,6 +213,9 @@ public final class ReleasesView {
             }
             if (r.candidates() != null) {
                 marks.add("sources disagree on its sha256");
+            }
+            if (r.manifestRead() != null) {
+                marks.add(MANIFEST_MARK);
             }
             String size = r.size() == null ? "" : String.format(Locale.ROOT, "%,d MB", r.size() / 1_000_000);
             out.println(String.format(Locale.ROOT, "  %s %-56s %-11s CUDA %-5s %9s  %s", r.recommended() ? "*" : " ",

@@ -105,35 +105,44 @@ public final class ManifestLookup {
 
     /** The manifest of {@code version} from the source; null when the source has none (404, or no such file). */
     public static RedistManifest read(FetchSource source, String version, Downloader d) {
+        byte[] bytes = bytes(source, version, d);
+        return bytes == null ? null : parse(source, version, bytes);
+    }
+
+    /** The bytes of {@code version}'s manifest from the source (at most one over {@link RedistManifest#MAX_BYTES}); null when absent. */
+    static byte[] bytes(FetchSource source, String version, Downloader d) {
         String where = where(source, version);
-        byte[] bytes;
         if (source.folder() != null) {
             Path p = source.folder().resolve(RedistManifest.fileName(version));
             if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
             try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-                bytes = in.readNBytes(RedistManifest.MAX_BYTES + 1);
+                return in.readNBytes(RedistManifest.MAX_BYTES + 1);
             } catch (IOException x) {
                 throw new ToolException(ExitCode.HOST_NOT_READY, "cannot read " + p + ": " + x.getMessage(), "check the folder", x);
             }
-        } else {
-            try (Downloader.Response r = d.get(URI.create(where), 0)) {
-                if (r.status() == 404 || r.status() == 410) {
-                    return null;
-                }
-                if (r.status() != 200) {
-                    throw new ToolException(r.status() >= 500 ? ExitCode.HOST_NOT_READY : ExitCode.ARCHIVE_REJECTED,
-                            "reading the manifest " + Secrets.redact(where) + " failed (HTTP " + r.status() + ")",
-                            "check the mirror (--from, CUDNN_TOOL_MIRROR), or try again later");
-                }
-                bytes = r.body().readNBytes(RedistManifest.MAX_BYTES + 1);
-            } catch (IOException x) {
-                throw new ToolException(ExitCode.HOST_NOT_READY, "reading the manifest " + Secrets.redact(where) + " failed: "
-                        + Secrets.redact(String.valueOf(x.getMessage())),
-                        "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again", x);
-            }
         }
+        try (Downloader.Response r = d.get(URI.create(where), 0)) {
+            if (r.status() == 404 || r.status() == 410) {
+                return null;
+            }
+            if (r.status() != 200) {
+                throw new ToolException(r.status() >= 500 ? ExitCode.HOST_NOT_READY : ExitCode.ARCHIVE_REJECTED,
+                        "reading the manifest " + Secrets.redact(where) + " failed (HTTP " + r.status() + ")",
+                        "check the mirror (--from, CUDNN_TOOL_MIRROR), or try again later");
+            }
+            return r.body().readNBytes(RedistManifest.MAX_BYTES + 1);
+        } catch (IOException x) {
+            throw new ToolException(ExitCode.HOST_NOT_READY, "reading the manifest " + Secrets.redact(where) + " failed: "
+                    + Secrets.redact(String.valueOf(x.getMessage())),
+                    "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again", x);
+        }
+    }
+
+    /** Validates {@code version}'s manifest read from the source (exit 3 naming where it came from). */
+    static RedistManifest parse(FetchSource source, String version, byte[] bytes) {
+        String where = where(source, version);
         try {
             RedistManifest m = RedistManifest.parse(bytes);
             if (!RedistManifest.fileName(m.label()).equals(RedistManifest.fileName(version))) {
