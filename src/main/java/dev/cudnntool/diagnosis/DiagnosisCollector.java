@@ -54,14 +54,14 @@ public final class DiagnosisCollector {
         LibrarySearchCheck.Result search = cudnn == null ? null
                 : LibrarySearchCheck.check(host, cudnn.runtimeDir(), cudnn.major(), cudnn.headerVersion());
         List<Toolkit> found = located == null ? List.of() : located.found();
-        List<CudnnCopy> copies = CopyOwners.attach(host, CopyFinder.find(host, cudnn == null ? null : cudnn.runtimeDir(), found));
+        CopyOwners.Owned owned = CopyOwners.owned(host, CopyFinder.find(host, cudnn == null ? null : cudnn.runtimeDir(), found));
         List<Path> environments = q.all() ? CopyFinder.sitePackages(host) : CopyFinder.activeSitePackages(host);
         if (probing != null) {
             probe.beforeJoin();
         }
         ProbeResult p = probing == null ? null : probing.join();
         return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
-                bareName, safe, search, p, copies, environments);
+                bareName, safe, search, p, owned.copies(), environments, owned.unreadRecords());
     }
 
     private InstallTarget target(Diagnosis.Question q, Toolkit toolkit) {
