@@ -2,6 +2,9 @@ package dev.cudnntool.explain;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.Text;
+import dev.cudnntool.ExitCode;
 import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
 import dev.cudnntool.host.Host;
@@ -40,6 +43,17 @@ public final class ExplainService {
         this.host = host;
         this.withProbe = withProbe;
         this.filesOnly = filesOnly;
+    }
+
+    /** The cuDNN lines of what was read, explained; a usage error (exit 2) when it holds none. */
+    public Explanation explain(ExplainInput input) {
+        List<ErrorLine> lines = Recognizer.recognize(input.text());
+        if (lines.isEmpty()) {
+            throw new ToolException(ExitCode.USAGE, "no cuDNN error line in " + Text.printable(input.source())
+                    + " (" + input.read() + " bytes read)", "paste the line that names cuDNN or libcudnn (the error itself, not"
+                    + " only the traceback), or the whole log with --file LOG");
+        }
+        return explain(lines);
     }
 
     public Explanation explain(List<ErrorLine> lines) {
