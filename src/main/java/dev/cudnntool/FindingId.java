@@ -120,6 +120,10 @@ public enum FindingId {
     CUDNN_FILE_VERSION("cudnn.file-version", "the DLL's FileVersion agrees (info) or disagrees (error) with the header", INFO, ERROR),
     CUDNN_OTHER_MAJOR("cudnn.other-major", "another major is present too", INFO),
     CUDNN_OK("cudnn.ok", "version, where, loaded from where, CUDA runtime, handle result", INFO),
+    PROBE_NOT_CHECKED(Verdict.NOT_CHECKED, "probe.not-checked", "whether cuDNN loads and answers could not be checked: the probe"
+            + " child timed out, crashed outside cuDNN (before any cuDNN call), or could not start (verify's exit 9)", WARN),
+    OWNER_UNREADABLE(Verdict.NOT_CHECKED, "owner.unreadable", "a package manager's record (a dpkg list or status, a pip RECORD,"
+            + " a conda-meta file) could not be read, so which package owns a copy was not checked (verify's exit 9)", WARN),
     EXPLAIN_NOT_FOUND("explain.not-found", "`explain`: the library an error line names is not found by name here: no copy of"
             + " that major or sub-library, or copies in folders the loader does not search (named, with the fix)", ERROR),
     EXPLAIN_FOUND_FIRST("explain.found-first", "`explain`: the cuDNN a version-mismatch line reports is the one found first"
@@ -129,18 +133,35 @@ public enum FindingId {
     EXPLAIN_NO_GPU("explain.no-gpu", "`explain`: a status cuDNN answers without a usable GPU (NOT_INITIALIZED, a CUDA driver"
             + " failure) on a machine where verify finds no driver, no visible GPU or a driver too old", ERROR),
     EXPLAIN_RULED_OUT("explain.ruled-out", "`explain`: what was checked for a line and found fine here", INFO),
-    EXPLAIN_NOT_CHECKED("explain.not-checked", "`explain`: the check that answers a line could not run here (another OS's"
+    EXPLAIN_NOT_CHECKED(Verdict.NOT_CHECKED, "explain.not-checked", "`explain`: the check that answers a line could not run here (another OS's"
             + " error, no cuDNN to load, the probe did not finish)", WARN);
 
     private static final Map<String, FindingId> BY_ID = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(FindingId::id, Function.identity()));
 
+    /**
+     * What a finding of this id says of the verdict when it is not an error: {@link #NOT_CHECKED} ids say the tool could
+     * not look (verify's "unknown" verdict, exit 9); an error finding of any id makes the verdict "problems" whatever else.
+     */
+    public enum Verdict {
+        /** An ordinary finding: as its severity says. */
+        JUDGED,
+        /** Something the tool itself could not observe; nothing observed is broken by it. */
+        NOT_CHECKED
+    }
+
+    private final Verdict verdict;
     private final String id;
     private final String meaning;
     private final Severity severity;
     private final Set<Severity> severities;
 
     FindingId(String id, String meaning, Severity severity, Severity... alsoAs) {
+        this(Verdict.JUDGED, id, meaning, severity, alsoAs);
+    }
+
+    FindingId(Verdict verdict, String id, String meaning, Severity severity, Severity... alsoAs) {
+        this.verdict = verdict;
         this.id = id;
         this.meaning = meaning;
         this.severity = severity;
@@ -164,6 +185,16 @@ public enum FindingId {
     /** Every severity the id is raised with, the usual one included. */
     public Set<Severity> severities() {
         return severities;
+    }
+
+    /** A finding of this id says "could not check" (see {@link Verdict#NOT_CHECKED}). */
+    public boolean notChecked() {
+        return verdict == Verdict.NOT_CHECKED;
+    }
+
+    /** Whether a finding with this id string is a "could not check" one; false for an id this table does not hold. */
+    public static boolean notChecked(String id) {
+        return of(id).map(FindingId::notChecked).orElse(false);
     }
 
     public static Optional<FindingId> of(String id) {

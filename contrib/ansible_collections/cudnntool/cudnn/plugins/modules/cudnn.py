@@ -323,6 +323,18 @@ def absent(module, result):
     result['msg'] = doc.get('summary', '')
 
 
+def verify_failure(doc, error_line, version, rc):
+    """verify's one-line reason: its first error (exit 1), or what it could not check (exit 9, verdict unknown)."""
+    message = failure_message(doc, error_line)
+    if message:
+        return message
+    if rc == 9 or doc.get('verdict') == 'unknown':
+        unchecked = [f for f in doc.get('findings', []) if f.get('message', '').startswith('could not check')]
+        return 'could not check cuDNN %s (exit 9)%s' % (
+            version, ': %s: %s' % (unchecked[0]['id'], unchecked[0]['message']) if unchecked else '')
+    return 'cuDNN %s is not installed as expected' % version
+
+
 def verified(module, result):
     version = result.get('version')
     if not version:
@@ -334,7 +346,7 @@ def verified(module, result):
     doc = doc or {}
     result.update(exit_code=rc, findings=doc.get('findings', []), changed=False)
     if rc != 0:
-        fail(module, result, failure_message(doc, error_line) or 'cuDNN %s is not installed as expected' % version)
+        fail(module, result, verify_failure(doc, error_line, version, rc))
     ok = [f for f in result['findings'] if f.get('id') == 'cudnn.ok']
     result['msg'] = ok[0]['message'] if ok else 'cuDNN %s verified' % version
 

@@ -1,6 +1,7 @@
 package dev.cudnntool.cli;
 
-import dev.cudnntool.cli.view.Json;
+import dev.cudnntool.cli.view.CompletionView;
+
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,16 +53,7 @@ public class CompletionCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String script = script(shell, Main.commandLine(ctx, null));
-        if (output.json) {
-            var doc = Json.document("completion", 0);
-            doc.put("shell", shell.name());
-            doc.put("script", script);
-            Json.print(ctx.out(), doc);
-        } else {
-            ctx.out().print(script);
-            ctx.out().flush();
-        }
-        return 0;
+        return CompletionView.show(ctx.out(), output.json, shell.name(), script);
     }
 
     /** The completion script for {@code shell} from the command model {@code root}. */

@@ -3,13 +3,9 @@ package dev.cudnntool.cli;
 import dev.cudnntool.cli.view.ExplainView;
 
 import dev.cudnntool.ExitCode;
-import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.explain.ErrorLine;
 import dev.cudnntool.explain.ExplainInput;
 import dev.cudnntool.explain.Explanation;
-import dev.cudnntool.explain.Recognizer;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,13 +42,7 @@ public class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ExplainInput input = input();
-        List<ErrorLine> lines = Recognizer.recognize(input.text());
-        if (lines.isEmpty()) {
-            throw new ToolException(ExitCode.USAGE, "no cuDNN error line in " + Text.printable(input.source())
-                    + " (" + input.read() + " bytes read)", "paste the line that names cuDNN or libcudnn (the error itself, not"
-                    + " only the traceback), or the whole log with --file LOG");
-        }
-        Explanation e = ctx.services().explain().explain(lines);
+        Explanation e = ctx.services().explain().explain(input);
         return ExplainView.show(ctx.screen(output), input.source(), input.notice(), e);
     }
 

@@ -28,14 +28,27 @@ public final class CopyOwners {
     private CopyOwners() {
     }
 
+    /** The copies with their owners, and the package records that could not be read while looking. */
+    public record Owned(List<CudnnCopy> copies, List<Path> unreadRecords) {
+        public Owned {
+            copies = List.copyOf(copies);
+            unreadRecords = List.copyOf(unreadRecords);
+        }
+    }
+
     public static List<CudnnCopy> attach(Host host, List<CudnnCopy> copies) {
+        return owned(host, copies).copies();
+    }
+
+    /** Each copy with its owner; a record the owners could not read is named, since its copy's owner was not checked. */
+    public static Owned owned(Host host, List<CudnnCopy> copies) {
         Owners owners = new Owners(host);
         List<CudnnCopy> out = new ArrayList<>();
         for (CudnnCopy c : copies) {
             Path lib = host.path(c.path());
             out.add(c.withOwner(installedByTool(host, lib) ? Owner.TOOL : owners.of(lib)));
         }
-        return out;
+        return new Owned(out, owners.unreadable());
     }
 
     /** An install record of this tool lists {@code lib} (as written or as its real file). */

@@ -26,11 +26,14 @@ import java.util.List;
  * @param probe      the probe's answer, or null (--no-probe, nothing to load, or not loadable)
  * @param copies     every cuDNN copy found, each with its owner
  * @param environments the Python site-packages folders looked at (all of them with --all)
+ * @param unreadRecords package records (pip RECORD, conda-meta, dpkg lists) that could not be read while the copies'
+ *                      owners were looked up: those owners were not checked
  */
 public record Diagnosis(Host host, Question question, Platform platform, DriverCheck.Result driver,
                         ToolkitLocator.Selection located, Toolkit toolkit, List<Toolkit> toolkitsFound, InstallTarget target,
                         List<Path> runtimeDirs, Path headerDir, InstalledCudnn cudnn, String bareName, boolean loadable,
-                        LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments) {
+                        LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments,
+                        List<Path> unreadRecords) {
 
     /** What was asked: --cuda-path, --prefix, --expect, --all. */
     public record Question(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {

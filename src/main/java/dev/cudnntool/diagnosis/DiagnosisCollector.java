@@ -2,6 +2,7 @@ package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.Arch;
 import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
@@ -20,7 +21,7 @@ import java.util.function.BiPredicate;
 /**
  * Gathers a {@link Diagnosis} once. Where cuDNN is comes first (cheap); the probe child then starts at
  * once and runs while this process asks nvidia-smi, reads the search path and looks for other copies:
- * the two processes overlap.
+ * the two processes overlap. {@link #forInstall} gathers what install's preflight judges by the same steps.
  */
 public final class DiagnosisCollector {
     private final Host host;
@@ -37,8 +38,8 @@ public final class DiagnosisCollector {
      *                 kill the probe inside the loader); false starts no probe
      */
     public Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable) {
-        Platform platform = Platform.detect(host);
-        ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locate(host, q.cudaPath(), null);
+        Platform platform = platform();
+        ToolkitLocator.Selection located = located(q.cudaPath(), q.prefix(), null);
         Toolkit toolkit = located == null ? null : located.chosen();
         InstallTarget target = target(q, toolkit);
         Folders folders = target == null ? new Folders(List.of(), null, null) : folders(target);
@@ -50,18 +51,67 @@ public final class DiagnosisCollector {
         CompletableFuture<ProbeResult> probing = safe && probe != null
                 ? CompletableFuture.supplyAsync(() -> probe.probe(cudnn.mainLibrary(), bareName, cudnn.subLibraries())) : null;
         // While the probe child loads cuDNN (tens of ms), do here what does not need its answer.
-        DriverCheck.Result driver = DriverCheck.check(host, platform, null);
+        DriverCheck.Result driver = driver(platform, null);
         LibrarySearchCheck.Result search = cudnn == null ? null
                 : LibrarySearchCheck.check(host, cudnn.runtimeDir(), cudnn.major(), cudnn.headerVersion());
         List<Toolkit> found = located == null ? List.of() : located.found();
-        List<CudnnCopy> copies = CopyOwners.attach(host, CopyFinder.find(host, cudnn == null ? null : cudnn.runtimeDir(), found));
+        CopyOwners.Owned owned = CopyOwners.owned(host, CopyFinder.find(host, cudnn == null ? null : cudnn.runtimeDir(), found));
         List<Path> environments = q.all() ? CopyFinder.sitePackages(host) : CopyFinder.activeSitePackages(host);
         if (probing != null) {
             probe.beforeJoin();
         }
         ProbeResult p = probing == null ? null : probing.join();
         return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
-                bareName, safe, search, p, copies, environments);
+                bareName, safe, search, p, owned.copies(), environments, owned.unreadRecords());
+    }
+
+    /**
+     * The facts install's preflight judges, gathered by the same steps as {@link #collect} (platform, driver, toolkit,
+     * target), keyed on the archive: the driver and the toolkit are weighed against its CUDA build, and the target's
+     * layout is the archive's OS (a prefix need not exist yet). Nothing is loaded and no copy is scanned.
+     *
+     * @param prefix   --prefix, or null for the toolkit's target
+     * @param cudaPath --cuda-path, or null (ignored with a prefix)
+     */
+    public InstallFacts forInstall(ArchiveName archive, Path cudaPath, Path prefix) {
+        Platform platform = platform();
+        DriverCheck.Result driver = driver(platform, archive);
+        ToolkitLocator.Selection located = located(cudaPath, prefix, archive);
+        Toolkit toolkit = located == null ? null : located.chosen();
+        InstallTarget target = prefix != null ? InstallTarget.prefix(prefix.toAbsolutePath().normalize(), archive.os())
+                : toolkit == null ? null : InstallTarget.toolkit(toolkit, archive.os());
+        return new InstallFacts(platform, driver, located, target);
+    }
+
+    /**
+     * What {@link #forInstall} gathered.
+     *
+     * @param located how the toolkit was chosen (its findings unjudged), or null with --prefix
+     * @param target  null when there is none (no toolkit found)
+     */
+    public record InstallFacts(Platform platform, DriverCheck.Result driver, ToolkitLocator.Selection located,
+                               InstallTarget target) {
+        public Toolkit toolkit() {
+            return located == null ? null : located.chosen();
+        }
+
+        public List<Toolkit> toolkitsFound() {
+            return located == null ? List.of() : located.found();
+        }
+    }
+
+    private Platform platform() {
+        return Platform.detect(host);
+    }
+
+    /** nvidia-smi's answer, weighed against the archive's CUDA build when there is one. */
+    private DriverCheck.Result driver(Platform platform, ArchiveName archive) {
+        return DriverCheck.check(host, platform, archive);
+    }
+
+    /** The toolkit (none looked for with a prefix), chosen for the archive when there is one. */
+    private ToolkitLocator.Selection located(Path cudaPath, Path prefix, ArchiveName archive) {
+        return prefix != null ? null : ToolkitLocator.locate(host, cudaPath, archive);
     }
 
     private InstallTarget target(Diagnosis.Question q, Toolkit toolkit) {

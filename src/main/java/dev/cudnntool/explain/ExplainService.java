@@ -2,6 +2,10 @@ package dev.cudnntool.explain;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.Text;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
@@ -39,6 +43,17 @@ public final class ExplainService {
         this.host = host;
         this.withProbe = withProbe;
         this.filesOnly = filesOnly;
+    }
+
+    /** The cuDNN lines of what was read, explained; a usage error (exit 2) when it holds none. */
+    public Explanation explain(ExplainInput input) {
+        List<ErrorLine> lines = Recognizer.recognize(input.text());
+        if (lines.isEmpty()) {
+            throw new ToolException(ExitCode.USAGE, "no cuDNN error line in " + Text.printable(input.source())
+                    + " (" + input.read() + " bytes read)", "paste the line that names cuDNN or libcudnn (the error itself, not"
+                    + " only the traceback), or the whole log with --file LOG");
+        }
+        return explain(lines);
     }
 
     public Explanation explain(List<ErrorLine> lines) {
@@ -89,13 +104,13 @@ public final class ExplainService {
         return Finding.info(FindingId.EXPLAIN_RULED_OUT, "line " + line.number() + ": " + what);
     }
 
-    private static Finding notChecked(ErrorLine line, String why, String fix) {
+    private static Finding notChecked(ErrorLine line, String why, Fix fix) {
         return Finding.warn(FindingId.EXPLAIN_NOT_CHECKED, "line " + line.number() + ": " + why, fix);
     }
 
     private Finding otherOs(ErrorLine line, String os) {
         return notChecked(line, "the line is " + os + "'s and this machine is " + (host.windows() ? "Windows" : "Linux")
-                + ", so the loader that failed is not here", "run cudnn explain on the machine that printed it");
+                + ", so the loader that failed is not here", Fix.tool("run cudnn explain on the machine that printed it"));
     }
 
     /** The file a Linux program really asks the loader for: "libcudnn_graph.so.9" for "libcudnn_graph.so.9.1.0". */
@@ -141,7 +156,7 @@ public final class ExplainService {
         if (!holding.isEmpty()) {
             return Finding.error(FindingId.EXPLAIN_NOT_FOUND, what + ", but it is in " + join(holding) + ", a folder the loader"
                     + " does not search (not on " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH, not in /etc/ld.so.cache") + ")",
-                    "put that folder on the search path: " + LibrarySearchCheck.fixLine(host, holding.get(0)));
+                    Fix.text("put that folder on the search path: " + LibrarySearchCheck.fixLine(host, holding.get(0))));
         }
         if (line.dependency() != null) {
             return Finding.error(FindingId.EXPLAIN_NOT_FOUND, what + " (" + line.library() + " needs it)", dependencyFix(name));
@@ -164,31 +179,33 @@ public final class ExplainService {
         return Finding.error(FindingId.EXPLAIN_NOT_FOUND, m.toString(), installFix(major, !sameMajor.isEmpty()));
     }
 
-    private String installFix(Integer major, boolean incomplete) {
+    /** The tool's own cudnn install is offered (beside pip's wheel): a fix of the tool's kind. */
+    private Fix installFix(Integer major, boolean incomplete) {
         boolean win = host.windows();
         String prefix = win ? "C:\\cudnn" + (major == null ? "" : major) : "/opt/cudnn" + (major == null ? "" : major);
         Path lib = win ? host.path(prefix, "bin") : host.path(prefix, "lib");
         String line = LibrarySearchCheck.fixLine(host, lib);
         if (major != null && major == 8) {
-            return (incomplete ? "reinstall it complete, or " : "") + "install cuDNN 8 beside the other: pip install"
+            return Fix.tool((incomplete ? "reinstall it complete, or " : "") + "install cuDNN 8 beside the other: pip install"
                     + " nvidia-cudnn-cu12==8.9.7.29 (CUDA 11: nvidia-cudnn-cu11==8.9.7.29) and put its nvidia/cudnn/"
                     + (win ? "bin" : "lib") + " folder on the search path, or cudnn install --release 8.9.7 --prefix " + prefix
-                    + " and then " + line;
+                    + " and then " + line);
         }
         String m = major == null ? "9" : String.valueOf(major);
         String release = m.equals("9") ? "9.5.1" : m + ".x.y";
-        return (incomplete ? "reinstall it complete, or " : "") + "install cuDNN " + m + ": pip install nvidia-cudnn-cu12"
+        return Fix.tool((incomplete ? "reinstall it complete, or " : "") + "install cuDNN " + m + ": pip install nvidia-cudnn-cu12"
                 + " and put its nvidia/cudnn/" + (win ? "bin" : "lib") + " folder on the search path, or cudnn install --release "
-                + release + " --prefix " + prefix + " (cudnn releases lists the others) and then " + line;
+                + release + " --prefix " + prefix + " (cudnn releases lists the others) and then " + line);
     }
 
-    private static String dependencyFix(String name) {
+    /** pip's cuBLAS wheel for a cuBLAS library (the package manager's command), else advice in words. */
+    private static Fix dependencyFix(String name) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)(cublas(?:Lt)?)(?:\\.so\\.|64_)(\\d+)").matcher(name);
         if (m.find()) {
-            return "install cuBLAS for CUDA " + m.group(2) + ": pip install nvidia-cublas-cu" + m.group(2)
-                    + " (and put its lib folder on the search path), or install the CUDA " + m.group(2) + " toolkit's cuBLAS";
+            return Fix.packageManager("install cuBLAS for CUDA " + m.group(2) + ": pip install nvidia-cublas-cu" + m.group(2)
+                    + " (and put its lib folder on the search path), or install the CUDA " + m.group(2) + " toolkit's cuBLAS");
         }
-        return "install the package that provides " + name + " and put its folder on the search path";
+        return Fix.text("install the package that provides " + name + " and put its folder on the search path");
     }
 
     private String describe(List<CudnnCopy> copies) {
@@ -225,8 +242,8 @@ public final class ExplainService {
             if (!info.x64()) {
                 out.add(Finding.error(FindingId.EXPLAIN_DEPENDENCY, "line " + line.number() + ": " + file + ", the "
                         + file.getFileName() + " Windows finds first (through " + hit.place().describe() + "), is "
-                        + info.machineName() + ", not x64", "replace it with the x64 DLL of NVIDIA's Windows x86_64 archive, or"
-                        + " remove its folder from PATH"));
+                        + info.machineName() + ", not x64", Fix.text("replace it with the x64 DLL of NVIDIA's Windows x86_64 archive, or"
+                        + " remove its folder from PATH")));
                 return out;
             }
             if (major != null && major == 8 && (info.fileVersion() == null || needsZlib(info.fileVersion()))) {
@@ -236,13 +253,13 @@ public final class ExplainService {
                     out.add(Finding.error(FindingId.EXPLAIN_DEPENDENCY, "line " + line.number() + ": " + file + " is found"
                             + " (cuDNN " + (info.fileVersion() == null ? "8" : info.fileVersion()) + ") but zlibwapi.dll, which"
                             + " cuDNN 8.3 to 9.1 load and NVIDIA does not ship, is found nowhere on the search path",
-                            "put the x64 zlibwapi.dll (NVIDIA's install guide links the zlib build) in " + file.getParent()
-                                    + ", or use cuDNN 9.2 or newer, which does not need it"));
+                            Fix.text("put the x64 zlibwapi.dll (NVIDIA's install guide links the zlib build) in " + file.getParent()
+                                    + ", or use cuDNN 9.2 or newer, which does not need it")));
                     return out;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            out.add(notChecked(line, file + " could not be read as a DLL (" + e.getMessage() + ")", "check the file; reinstall it"));
+            out.add(notChecked(line, file + " could not be read as a DLL (" + e.getMessage() + ")", Fix.text("check the file; reinstall it")));
             return out;
         }
         out.add(ruledOut(line, file.getFileName() + " is found here at " + file + " (through " + hit.place().describe()
@@ -306,18 +323,18 @@ public final class ExplainService {
                 + " here is " + where + (version == null ? "" : ", cuDNN " + version) + ", older than the "
                 + line.compiled() + " TensorFlow was built with (it needs cuDNN " + Recognizer.majorOf(line.compiled()) + "."
                 + Recognizer.minorOf(line.compiled()) + " or a newer " + Recognizer.majorOf(line.compiled()) + ".x)",
-                "install cuDNN " + Recognizer.majorOf(line.compiled()) + "." + Recognizer.minorOf(line.compiled())
+                Fix.packageManager("install cuDNN " + Recognizer.majorOf(line.compiled()) + "." + Recognizer.minorOf(line.compiled())
                         + " or newer (pip install 'nvidia-cudnn-cu12>=" + Recognizer.majorOf(line.compiled()) + "."
                         + Recognizer.minorOf(line.compiled()) + "' in TensorFlow's environment), or " + foundFirstFix(hit.get(),
-                        line.compiled())));
+                        line.compiled()).text())));
     }
 
-    private String foundFirstFix(LoaderPath.Hit hit, String wanted) {
+    private Fix foundFirstFix(LoaderPath.Hit hit, String wanted) {
         if (hit.place().mechanism() == LoaderPath.Mechanism.LD_LIBRARY_PATH) {
-            return "remove " + hit.place().dir() + " from LD_LIBRARY_PATH (where your shell profile or job script sets it);"
-                    + " the framework's wheel brings its own cuDNN " + wanted;
+            return Fix.text("remove " + hit.place().dir() + " from LD_LIBRARY_PATH (where your shell profile or job script sets it);"
+                    + " the framework's wheel brings its own cuDNN " + wanted);
         }
-        return LibrarySearchCheck.shadowFix(host, hit.file(), hit.place(), hit.place().dir());
+        return Fix.text(LibrarySearchCheck.shadowFix(host, hit.file(), hit.place(), hit.place().dir()));
     }
 
     /** "8.3.3" is the release of "8.3.3" and "8.3.3.40"; a line's three numbers are compared. */
@@ -354,10 +371,10 @@ public final class ExplainService {
         for (Finding f : verified) {
             if (needsGpu && (f.is(FindingId.DRIVER_MISSING) || f.is(FindingId.DRIVER_NO_GPU) || f.is(FindingId.DRIVER_TOO_OLD))) {
                 out.add(Finding.error(FindingId.EXPLAIN_NO_GPU, "line " + line.number() + ": " + s.name() + " is what cuDNN answers"
-                        + " here: " + f.message() + " (" + f.id() + ")", f.fix()));
+                        + " here: " + f.message() + " (" + f.id() + ")", f.remedy()));
             }
             if (needsLibraries && f.is(FindingId.CUDNN_DEPENDENCY_MISSING)) {
-                out.add(Finding.error(FindingId.EXPLAIN_DEPENDENCY, "line " + line.number() + ": " + f.message(), f.fix()));
+                out.add(Finding.error(FindingId.EXPLAIN_DEPENDENCY, "line " + line.number() + ": " + f.message(), f.remedy()));
             }
         }
         return out;
@@ -371,8 +388,8 @@ public final class ExplainService {
         }
         VerifyReport r = facts.probed();
         if (r.cudnn() == null) {
-            return List.of(notChecked(line, "there is no cuDNN here for verify to load", "run cudnn explain on the machine"
-                    + " that printed it, in the same environment"));
+            return List.of(notChecked(line, "there is no cuDNN here for verify to load", Fix.tool("run cudnn explain on the machine"
+                    + " that printed it, in the same environment")));
         }
         List<Finding> out = new ArrayList<>();
         for (Finding f : r.findings()) {
@@ -383,7 +400,7 @@ public final class ExplainService {
         out.addAll(causes(line, s, r.findings()));
         if (r.probe() != null && r.probe().incomplete()) {
             out.add(notChecked(line, "the probe that loads cuDNN did not finish (" + (r.probe().timedOut() ? "timed out" : "crashed")
-                    + ")", "run cudnn verify --verbose for the details"));
+                    + ")", Fix.tool("run cudnn verify --verbose for the details")));
         } else if (!Finding.anyError(out)) {
             out.add(ruledOut(line, "verify found nothing wrong with cuDNN " + r.cudnn().major() + " at " + r.cudnn().runtimeDir()
                     + (r.probe() != null && r.probe().versionString() != null ? " (it loads: cuDNN " + r.probe().versionString()

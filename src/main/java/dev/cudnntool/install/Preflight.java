@@ -13,6 +13,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.ArchiveAdvice;
+import dev.cudnntool.diagnosis.DiagnosisCollector;
 import dev.cudnntool.host.DriverCheck;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.GpuSupport;
@@ -40,28 +41,24 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING,
             FindingId.INSTALL_PACKAGE_OWNED, FindingId.CUDNN_GPU_UNSUPPORTED);
 
+    /** The facts are verify's, gathered by {@link DiagnosisCollector#forInstall}; the judgement is install's. */
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
         List<Finding> findings = new ArrayList<>();
-        Platform platform = Platform.detect(host);
-        DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
+        DiagnosisCollector.InstallFacts facts = new DiagnosisCollector(host, null).forInstall(archive, cudaPath, prefix);
+        Platform platform = facts.platform();
+        DriverCheck.Result driver = facts.driver();
         ArchiveAdvice advice = ArchiveAdvice.bundled(driver.driver());
         List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice);
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         findings.addAll(driver.findings());
         findings.addAll(GpuSupport.findings(host, driver.driver(), archive.version().toString(), archive.cudaVariant().major()));
-        Toolkit toolkit = null;
-        List<Toolkit> found = List.of();
-        InstallTarget target;
-        if (prefix != null) {
-            target = InstallTarget.prefix(prefix.toAbsolutePath().normalize(), archive.os());
-        } else {
-            ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, archive);
-            findings.addAll(sel.findings());
-            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive, advice));
-            toolkit = sel.chosen();
-            found = sel.found();
-            target = toolkit == null ? null : InstallTarget.toolkit(toolkit, archive.os());
+        Toolkit toolkit = facts.toolkit();
+        List<Toolkit> found = facts.toolkitsFound();
+        InstallTarget target = facts.target();
+        if (facts.located() != null) {
+            findings.addAll(facts.located().findings());
+            findings.addAll(ToolkitLocator.checkAgainst(toolkit, archive, advice));
         }
         List<LibrarySearchCheck.CudnnCopy> copies = List.of();
         if (target != null && platformOk) {

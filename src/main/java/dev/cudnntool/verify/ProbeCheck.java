@@ -145,9 +145,13 @@ public final class ProbeCheck {
         ProbeResult.Crash c = p.crash();
         String said = p.stderrTail() == null || p.stderrTail().isBlank() ? "" : "; it said: \"" + p.stderrTail() + "\"";
         if (p.timedOut()) {
-            return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process did not answer within "
+            return Finding.warn(FindingId.PROBE_NOT_CHECKED, NOT_CHECKED + "the probe process did not answer within "
                             + Prober.TIMEOUT.toSeconds() + " s" + (p.lastCall() == null ? "" : " while calling " + p.lastCall()),
-                    Fix.reinstall("a hang inside cuDNN usually means a driver problem: check nvidia-smi; then " + REINSTALL));
+                    Fix.text("a hang inside cuDNN usually means a driver problem: check that nvidia-smi answers, then run verify"
+                            + " again; if it hangs again, reinstall the complete archive"));
+        }
+        if (outsideCudnn(p)) {
+            return notStartedOrOutside(p, said);
         }
         String signal = c == null ? null : c.signal();
         if (c != null && c.loading() != null && signal != null && !signal.equals("SIGABRT")) {
@@ -172,6 +176,38 @@ public final class ProbeCheck {
         return Finding.error(FindingId.CUDNN_LOAD_FAILED, "the probe process ended with exit status " + p.childExit()
                         + (p.lastCall() == null ? "" : " while calling " + p.lastCall()) + said,
                 Fix.reinstall("a sub-library is missing or from another release (the message above names it): " + REINSTALL));
+    }
+
+    /** How every "could not check" message of the probe begins (verify's summary line repeats it). */
+    static final String NOT_CHECKED = "could not check whether cuDNN loads: ";
+
+    /**
+     * The child did not get as far as cuDNN: it could not start, or it ended (a crash, a non-zero exit) before it
+     * mapped any library or called any cuDNN function, with no cuDNN frame in its crash report and no abort.
+     * Such an ending says nothing about cuDNN; any other is cuDNN's problem (an error, as before).
+     */
+    static boolean outsideCudnn(ProbeResult p) {
+        if (p.crashed() && p.childExit() == null) {
+            return true; // never started
+        }
+        ProbeResult.Crash c = p.crash();
+        boolean touchedCudnn = p.lastCall() != null || p.loadedPath() != null || p.loadError() != null
+                || !p.subLibraries().isEmpty() || p.version() != null || c != null && c.loading() != null;
+        boolean cudnnFrame = c != null && c.frame() != null && c.frame().toLowerCase(java.util.Locale.ROOT).contains("cudnn");
+        boolean abort = c != null && "SIGABRT".equals(c.signal()) || Integer.valueOf(134).equals(p.childExit());
+        return p.crashed() && !touchedCudnn && !cudnnFrame && !abort && !Integer.valueOf(0).equals(p.childExit());
+    }
+
+    private static Finding notStartedOrOutside(ProbeResult p, String said) {
+        ProbeResult.Crash c = p.crash();
+        String how = p.childExit() == null ? "the probe process could not start" + (p.stderrTail() == null ? "" : " (" + p.stderrTail() + ")")
+                : "the probe process " + (c != null && c.signal() != null ? "crashed with " + c.signal()
+                + (c.frame() == null ? "" : " in " + c.frame()) : "ended with exit status " + p.childExit())
+                + " before it loaded any cuDNN library" + (c == null || c.errorLog() == null ? "" : "; the JVM's report is " + c.errorLog())
+                + (c != null && c.frame() != null ? "" : said);
+        return Finding.warn(FindingId.PROBE_NOT_CHECKED, NOT_CHECKED + how,
+                Fix.text("the Java runtime that runs the probe failed, not cuDNN: check free memory and the temporary folder,"
+                        + " then run verify again (--verbose shows more; --no-probe checks the files only)"));
     }
 
     private static boolean denied(String loaderError) {

@@ -43,9 +43,25 @@ final class VerifyChecks {
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
             d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies()),
             d -> LoaderPath.environmentFindings(d.host()),
-            d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of()); // with a copy, said by preload
+            d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
+            VerifyChecks::unreadRecords);
 
     private VerifyChecks() {
+    }
+
+    /** Records the owners could not be read from: which package owns a copy was not checked (verify's exit 9). */
+    static List<Finding> unreadRecords(Diagnosis d) {
+        List<Path> unread = d.unreadRecords() == null ? List.of() : d.unreadRecords();
+        if (unread.isEmpty()) {
+            return List.of();
+        }
+        int shown = Math.min(unread.size(), 5);
+        String named = String.join(", ", unread.subList(0, shown).stream().map(Path::toString).toList())
+                + (unread.size() > shown ? " and " + (unread.size() - shown) + " more" : "");
+        return List.of(Finding.warn(FindingId.OWNER_UNREADABLE, "could not check which package owns the cuDNN copies found: "
+                        + unread.size() + " package record" + (unread.size() == 1 ? "" : "s") + " could not be read (" + named + ")",
+                Fix.text("run verify as a user who can read " + (unread.size() == 1 ? "it" : "them")
+                        + ", or make the record readable (its package manager can repair it)")));
     }
 
     /** The files are safe to load: no damaged image, no other CPU's build (the loader would die or skip it). */
@@ -224,7 +240,7 @@ final class VerifyChecks {
         CudnnVersion actual = actual(d);
         return List.of(p != null && p.versionString() != null ? ProbeCheck.ok(p, c)
                 : Finding.info(FindingId.CUDNN_OK, "cuDNN " + (actual == null ? c.major() : actual) + " in " + c.runtimeDir()
-                + (p == null ? " (not loaded: --no-probe)" : "")));
+                + (p == null ? " (not loaded: --no-probe)" : p.incomplete() ? " (files checked; whether it loads could not be checked)" : "")));
     }
 
     private static CudnnVersion actual(Diagnosis d) {

@@ -77,6 +77,9 @@ public final class Render {
                     .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
             verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
                     + " in other cuDNN copies, listed under them)") + " (exit 1)";
+        } else if (r.verdict() == dev.cudnntool.verify.Verdict.UNKNOWN) {
+            verdict = "verify: " + String.join("; ", r.notChecked().stream().map(Finding::message).distinct().toList())
+                    + "; no problems found in what was checked (exit 9)";
         } else if (r.cudnn() == null && elsewhere > 0) {
             verdict = "verify: no cuDNN in " + (r.target() == null ? "a CUDA toolkit" : r.target().root()) + ", but " + elsewhere
                     + " cuDNN cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed above), not checked here: run verify --all"

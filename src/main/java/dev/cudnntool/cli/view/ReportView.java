@@ -34,7 +34,8 @@ public final class ReportView {
         List<String> md = new ArrayList<>();
         md.add("### cuDNN report (" + toolVersion + ", `cudnn verify --report`)");
         md.add("");
-        md.add("- **Result:** " + (r.ok() ? "no errors" : count(r.findings()) + " error(s)") + " (exit " + exit + ")");
+        md.add("- **Result:** " + (!r.ok() ? count(r.findings()) + " error(s)" : r.verdict() == dev.cudnntool.verify.Verdict.UNKNOWN
+                ? "no errors, but could not check everything" : "no errors") + " (exit " + exit + ")");
         if (r.platform() != null) {
             md.add("- **Machine:** " + code(r.platform().os() + " " + r.platform().arch()) + (r.platform().wsl() ? " (WSL)" : "")
                     + ", Java " + r.platform().jvmBits() + "-bit");

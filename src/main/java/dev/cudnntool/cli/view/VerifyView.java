@@ -16,7 +16,7 @@ public final class VerifyView {
 
     /** @param report {@code --report}: Markdown for a bug report instead of the text (with --json: its {@code report} field) */
     public static int show(Screen ctx, VerifyReport r, boolean report) {
-        ExitCode code = r.ok() ? ExitCode.OK : ExitCode.CHECKS_FAILED;
+        ExitCode code = r.verdict().exitCode();
         if (ctx.json()) {
             ObjectNode doc = json(r, code);
             if (report) {
@@ -33,6 +33,7 @@ public final class VerifyView {
 
     public static ObjectNode json(VerifyReport r, ExitCode code) {
         var doc = Json.document("verify", code.code());
+        doc.put("verdict", r.verdict().label());
         Json.put(doc, "platform", r.platform());
         Json.put(doc, "driver", r.driver());
         Json.put(doc, "toolkit", r.toolkit());

@@ -38,6 +38,11 @@ final class CondaRecords {
     }
 
     static Optional<Owner> ownerOf(Path env, Path file) {
+        return ownerOf(env, file, unread -> { });
+    }
+
+    /** @param unread told each conda-meta record that could not be read (the owner was not checked) */
+    static Optional<Owner> ownerOf(Path env, Path file, java.util.function.Consumer<Path> unread) {
         String rel = PythonRecords.relative(env, file);
         if (rel == null) {
             return Optional.empty();
@@ -49,7 +54,14 @@ final class CondaRecords {
                 if (!budget.admits(record, RECORD_MAX)) {
                     continue;
                 }
-                Optional<Owner> o = read(BoundedFiles.read(record, RECORD_MAX), rel, env);
+                byte[] json;
+                try {
+                    json = BoundedFiles.read(record, RECORD_MAX);
+                } catch (IOException e) {
+                    unread.accept(record);
+                    continue;
+                }
+                Optional<Owner> o = read(json, rel, env);
                 if (o.isPresent()) {
                     return o;
                 }

@@ -30,6 +30,7 @@ final class DpkgRecords {
     private final Path status;
     private Map<String, String> packageOfPath;
     private Map<String, String> versions;
+    private final List<Path> unread = new ArrayList<>();
 
     DpkgRecords(Path dpkgRoot) {
         this.info = dpkgRoot.resolve("info");
@@ -54,6 +55,11 @@ final class DpkgRecords {
         return Optional.empty();
     }
 
+    /** The cuDNN packages' lists that could not be read (so a file they list reads as unowned). */
+    List<Path> unread() {
+        return List.copyOf(unread);
+    }
+
     private Map<String, String> readLists() {
         Map<String, String> out = new HashMap<>();
         List<Path> lists = new ArrayList<>();
@@ -64,7 +70,10 @@ final class DpkgRecords {
                 }
                 lists.add(p);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            unread.add(info); // the folder of lists cannot be read: no cuDNN package's files are known
+            return out;
+        } catch (RuntimeException e) {
             return out;
         }
         lists.sort(null);
@@ -85,8 +94,10 @@ final class DpkgRecords {
                     }
                     return out.size() < MAX_PATHS;
                 });
-            } catch (IOException | RuntimeException ignored) {
-                // an unreadable or oversized list names nothing
+            } catch (IOException e) {
+                unread.add(list); // an unreadable or oversized list names nothing, and says so
+            } catch (RuntimeException ignored) {
+                // a list that is not text names nothing
             }
         }
         return out;

@@ -26,6 +26,7 @@ public final class Owners {
     private final Host host;
     private final DpkgRecords dpkg;
     private final Map<Path, Owner> known = new HashMap<>();
+    private final java.util.Set<Path> unread = new java.util.LinkedHashSet<>();
 
     public Owners(Host host) {
         this.host = host;
@@ -37,16 +38,26 @@ public final class Owners {
         return known.computeIfAbsent(file, this::lookUp);
     }
 
+    /**
+     * The package records asked so far that could not be read (a pip RECORD, a conda-meta file, a dpkg list): a file
+     * one of them lists reads as unowned, so its owner was not checked.
+     */
+    public List<Path> unreadable() {
+        List<Path> out = new ArrayList<>(unread);
+        out.addAll(dpkg.unread());
+        return List.copyOf(out);
+    }
+
     private Owner lookUp(Path file) {
         List<Path> forms = forms(file);
         for (Path f : forms) {
             Optional<Path> site = PythonRecords.siteOf(f);
-            Optional<Owner> o = site.flatMap(s -> PythonRecords.ownerOf(s, f));
+            Optional<Owner> o = site.flatMap(s -> PythonRecords.ownerOf(s, f, unread::add));
             if (o.isPresent()) {
                 return o.get();
             }
             Optional<Path> env = CondaRecords.envOf(f);
-            o = env.flatMap(e -> CondaRecords.ownerOf(e, f));
+            o = env.flatMap(e -> CondaRecords.ownerOf(e, f, unread::add));
             if (o.isPresent()) {
                 return o.get();
             }

@@ -35,6 +35,11 @@ final class PythonRecords {
     }
 
     static Optional<Owner> ownerOf(Path site, Path file) {
+        return ownerOf(site, file, unread -> { });
+    }
+
+    /** @param unread told each RECORD that could not be read (it may list the file: the owner was not checked) */
+    static Optional<Owner> ownerOf(Path site, Path file, java.util.function.Consumer<Path> unread) {
         String rel = relative(site, file);
         if (rel == null) {
             return Optional.empty();
@@ -52,8 +57,10 @@ final class PythonRecords {
                 if (listed[0]) {
                     return Optional.of(named(info, site));
                 }
-            } catch (IOException | RuntimeException ignored) {
-                // an unreadable RECORD names nothing
+            } catch (IOException e) {
+                unread.accept(record); // an unreadable RECORD names nothing, and says so
+            } catch (RuntimeException ignored) {
+                // a RECORD that is not text names nothing
             }
         }
         return Optional.empty();
