@@ -7,6 +7,7 @@ import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
 import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
@@ -81,16 +82,18 @@ public final class CopyFinder {
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
         Map<Integer, Optional<Path>> winners = new LinkedHashMap<>();
         List<CudnnCopy> out = new ArrayList<>();
-        List<Path> seen = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>(); // linear in the copies (#32 item 7)
         for (Place place : places) {
-            for (Path lib : mainLibraries(host, place.dir())) {
+            List<Path> libs = mainLibraries(host, place.dir());
+            Map<Integer, String> siblings = libs.isEmpty() || host.windows() ? Map.of()
+                    : LibrarySearchCheck.siblingVersions(FolderListing.glob(place.dir(), "libcudnn.so.*"));
+            for (Path lib : libs) {
                 Path real = host.realPath(lib);
-                if (seen.stream().anyMatch(s -> host.samePath(s, real))) {
+                if (!seen.add(pathKey(host, real))) {
                     continue;
                 }
-                seen.add(real);
                 int major = LibraryName.parse(lib.getFileName().toString()).map(LibraryName::major).orElse(0);
-                String version = LibrarySearchCheck.versionOfLibrary(host, lib);
+                String version = LibrarySearchCheck.versionOfLibrary(host, lib, siblings);
                 if (version == null || version.chars().filter(ch -> ch == '.').count() < 1) {
                     version = headerVersion(host, place.includeDir(), major).map(CudnnVersion::toString).orElse(version);
                 }
@@ -158,28 +161,27 @@ public final class CopyFinder {
         return Optional.empty();
     }
 
-    /** The main library of each major in a folder (the soname, else the first name of that major). */
+    /** The main library of each major in a folder (the soname, else the first name of that major); linear in its names. */
     public static List<Path> mainLibraries(Host host, Path dir) {
         List<Path> out = new ArrayList<>();
         if (dir == null || !Files.isDirectory(dir)) {
             return out;
         }
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*")) {
-            ds.forEach(files::add);
-        } catch (IOException | RuntimeException e) {
-            return out;
-        }
-        files.sort(null);
-        List<Integer> majors = new ArrayList<>();
+        List<Path> files = FolderListing.glob(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*");
+        java.util.Set<Integer> majors = new java.util.HashSet<>();
         for (Path f : files) {
             Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
-            if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && !majors.contains(n.get().major())) {
-                majors.add(n.get().major());
+            if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && majors.add(n.get().major())) {
                 out.add(f);
             }
         }
         return out;
+    }
+
+    /** {@link Host#samePath}'s comparison as a key: absolute, normal, without case on Windows. */
+    private static String pathKey(Host host, Path p) {
+        String s = p.toAbsolutePath().normalize().toString();
+        return host.windows() ? s.toLowerCase(java.util.Locale.ROOT) : s;
     }
 
     /** Python site-packages folders under the usual roots. */

@@ -2,6 +2,7 @@ package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
@@ -26,11 +27,13 @@ import java.util.List;
  * @param probe      the probe's answer, or null (--no-probe, nothing to load, or not loadable)
  * @param copies     every cuDNN copy found, each with its owner
  * @param environments the Python site-packages folders looked at (all of them with --all)
+ * @param scanCuts   folders whose cuDNN names were not all read (#32 item 7's bound)
  */
 public record Diagnosis(Host host, Question question, Platform platform, DriverCheck.Result driver,
                         ToolkitLocator.Selection located, Toolkit toolkit, List<Toolkit> toolkitsFound, InstallTarget target,
                         List<Path> runtimeDirs, Path headerDir, InstalledCudnn cudnn, String bareName, boolean loadable,
-                        LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments) {
+                        LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments,
+                        List<FolderListing.Cut> scanCuts) {
 
     /** What was asked: --cuda-path, --prefix, --expect, --all. */
     public record Question(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {

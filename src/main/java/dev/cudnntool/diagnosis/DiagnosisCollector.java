@@ -3,6 +3,7 @@ package dev.cudnntool.diagnosis;
 import dev.cudnntool.Arch;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
@@ -37,6 +38,11 @@ public final class DiagnosisCollector {
      *                 kill the probe inside the loader); false starts no probe
      */
     public Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable) {
+        List<FolderListing.Cut> cuts = new ArrayList<>();
+        return FolderListing.recording(cuts, () -> collect(q, loadable, cuts));
+    }
+
+    private Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable, List<FolderListing.Cut> cuts) {
         Platform platform = Platform.detect(host);
         ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locate(host, q.cudaPath(), null);
         Toolkit toolkit = located == null ? null : located.chosen();
@@ -61,7 +67,7 @@ public final class DiagnosisCollector {
         }
         ProbeResult p = probing == null ? null : probing.join();
         return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
-                bareName, safe, search, p, copies, environments);
+                bareName, safe, search, p, copies, environments, List.copyOf(cuts));
     }
 
     private InstallTarget target(Diagnosis.Question q, Toolkit toolkit) {

@@ -43,9 +43,21 @@ final class VerifyChecks {
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
             d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies()),
             d -> LoaderPath.environmentFindings(d.host()),
-            d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of()); // with a copy, said by preload
+            d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
+            VerifyChecks::scanBound);
 
     private VerifyChecks() {
+    }
+
+    /** #32 item 7: a folder whose cuDNN names were not all read; the answer may miss what is in the rest. */
+    static List<Finding> scanBound(Diagnosis d) {
+        List<Finding> out = new ArrayList<>();
+        for (dev.cudnntool.host.FolderListing.Cut c : d.scanCuts()) {
+            out.add(Finding.warn(FindingId.SCAN_INCOMPLETE, c.folder() + " holds more cuDNN names than the tool reads: "
+                    + c.read() + " names were read, the rest were not looked at, so this answer may be incomplete",
+                    Fix.text("remove the stray libcudnn names from " + c.folder())));
+        }
+        return out;
     }
 
     /** The files are safe to load: no damaged image, no other CPU's build (the loader would die or skip it). */
