@@ -261,6 +261,10 @@ public final class CopyFinder {
      * it; only a folder with the {@code pyvenv.cfg} every virtual environment has.
      */
     public static List<Path> projectVenvs(Host host) {
+        return projectVenvs(host, true);
+    }
+
+    private static List<Path> projectVenvs(Host host, boolean trusted) {
         List<Path> out = new ArrayList<>();
         Path dir;
         try {
@@ -270,29 +274,101 @@ public final class CopyFinder {
         }
         for (int i = 0; dir != null && i < PROJECT_LEVELS; i++, dir = dir.getParent()) {
             Path venv = dir.resolve(".venv");
-            if (Files.isRegularFile(venv.resolve("pyvenv.cfg"))) {
+            if (Files.isRegularFile(venv.resolve("pyvenv.cfg"))
+                    && (untrusted(venv, venv.resolve("pyvenv.cfg")) == null) == trusted) {
                 out.add(venv);
             }
         }
         return out;
     }
 
-    /** $CONDA_PREFIX, the base installs under the home folder, and their envs/*. */
+    /**
+     * $CONDA_PREFIX (the user's choice: used as named), the base installs under the home folder and their
+     * envs/* (found by scanning: only those {@link #untrusted} lets through, #32 item 4).
+     */
     public static List<Path> condaEnvs(Host host) {
+        return condaEnvs(host, true);
+    }
+
+    private static List<Path> condaEnvs(Host host, boolean trusted) {
         List<Path> out = new ArrayList<>();
         String prefix = host.env("CONDA_PREFIX");
-        if (prefix != null) {
+        if (prefix != null && trusted) {
             add(out, host.path(prefix));
         }
         String home = host.env(host.windows() ? "USERPROFILE" : "HOME");
         if (home != null) {
             for (String r : CONDA_ROOTS) {
                 Path root = host.path(home, r);
-                add(out, root);
-                out.addAll(children(root.resolve("envs"), "*").stream().filter(p -> !out.contains(p)).toList());
+                if ((untrusted(root, null) == null) == trusted) {
+                    add(out, root);
+                }
+                if (trusted && untrusted(root, null) != null) {
+                    continue; // nothing is looked for under a root that is not trusted
+                }
+                out.addAll(children(root.resolve("envs"), "*").stream()
+                        .filter(p -> !out.contains(p) && (untrusted(p, null) == null) == trusted).toList());
             }
         }
         return out;
+    }
+
+    /** A folder the tool found by itself and does not trust, with why (#32 item 4). */
+    public record Skipped(Path folder, String why) {
+    }
+
+    /** The discovered folders (a project's .venv, conda installs and envs found by scanning) skipped as not trusted. */
+    public static List<Skipped> skippedFolders(Host host) {
+        List<Skipped> out = new ArrayList<>();
+        for (Path p : projectVenvs(host, false)) {
+            out.add(new Skipped(p, untrusted(p, p.resolve("pyvenv.cfg"))));
+        }
+        for (Path p : condaEnvs(host, false)) {
+            if (!named(host, p)) { // the user's own choice of environment is used as named
+                out.add(new Skipped(p, untrusted(p, null)));
+            }
+        }
+        return out;
+    }
+
+    private static boolean named(Host host, Path p) {
+        for (String var : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String v = host.env(var);
+            if (v != null && !v.isBlank() && host.samePath(host.path(v), p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * #32 item 4: why a folder the tool found by itself (not one the user named) is not the user's own, or null:
+     * it (or its marker file, {@code pyvenv.cfg}), or the link that leads to it, is owned by neither the caller
+     * nor root, or is writable by others. Where the file system tells no owners or modes (Windows), null.
+     */
+    static String untrusted(Path dir, Path marker) {
+        java.nio.file.attribute.UserPrincipal caller = dev.cudnntool.host.fetch.SafeFiles.caller(dir.getFileSystem());
+        for (Path p : marker == null ? List.of(dir) : List.of(dir, marker)) {
+            for (java.nio.file.LinkOption[] how : List.of(new java.nio.file.LinkOption[] {java.nio.file.LinkOption.NOFOLLOW_LINKS},
+                    new java.nio.file.LinkOption[0])) {
+                try {
+                    if (!Files.exists(p, how)) {
+                        continue;
+                    }
+                    String owner = Files.getOwner(p, how).getName();
+                    if (caller != null && !owner.equals(caller.getName()) && !owner.equals("root")) {
+                        return p + " is owned by " + owner;
+                    }
+                    if (how.length == 0 && Files.readAttributes(p, java.nio.file.attribute.PosixFileAttributes.class)
+                            .permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
+                        return p + " is writable by others";
+                    }
+                } catch (java.io.IOException | RuntimeException x) {
+                    // no owners or modes told here
+                }
+            }
+        }
+        return null;
     }
 
     private static void add(List<Path> out, Path dir) {

@@ -28,12 +28,13 @@ import java.util.List;
  * @param copies     every cuDNN copy found, each with its owner
  * @param environments the Python site-packages folders looked at (all of them with --all)
  * @param scanCuts   folders whose cuDNN names were not all read (#32 item 7's bound)
+ * @param skipped    folders found by scanning that were not searched, not being the user's own (#32 item 4)
  */
 public record Diagnosis(Host host, Question question, Platform platform, DriverCheck.Result driver,
                         ToolkitLocator.Selection located, Toolkit toolkit, List<Toolkit> toolkitsFound, InstallTarget target,
                         List<Path> runtimeDirs, Path headerDir, InstalledCudnn cudnn, String bareName, boolean loadable,
                         LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments,
-                        List<FolderListing.Cut> scanCuts) {
+                        List<FolderListing.Cut> scanCuts, List<CopyFinder.Skipped> skipped) {
 
     /** What was asked: --cuda-path, --prefix, --expect, --all. */
     public record Question(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {

@@ -67,7 +67,7 @@ public final class DiagnosisCollector {
         }
         ProbeResult p = probing == null ? null : probing.join();
         return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
-                bareName, safe, search, p, copies, environments, List.copyOf(cuts));
+                bareName, safe, search, p, copies, environments, List.copyOf(cuts), CopyFinder.skippedFolders(host));
     }
 
     private InstallTarget target(Diagnosis.Question q, Toolkit toolkit) {
