@@ -21,6 +21,7 @@ class FixTextGuardTest {
     /** file name -> why its mention of cudnn-install is no finding's fix. */
     private static final Map<String, String> NOT_A_FIX = Map.of(
             "Fetcher.java", "a ToolException's advice for a download behind NVIDIA's login",
+            "ReleaseFetch.java", "a ToolException's advice for a file with no public URL",
             "Render.java", "the verdict line of an empty target",
             "OwnersFixes.java", "the owner's command itself says 'not cudnn-install'",
             "LibrarySearchCheck.java#fixLine", "fixLine's words; its callers wrap it in Fix.reinstall");

@@ -265,15 +265,20 @@ public final class LibrarySearchCheck {
     /** The line that puts {@code dir} on the search path, for the user's shell. */
     public static String fixLine(Host host, Path dir) {
         if (host.windows()) {
-            String ps = Fix.quote(Fix.Shell.POWERSHELL, dir.toString());
-            String psLine = ps.startsWith("'") ? ps.substring(0, ps.length() - 1) + ";'" : "\"" + dir + ";\"";
-            return (Fix.quote(Fix.Shell.CMD, dir.toString()) == null ? "(cmd cannot carry this folder's name: rename it, or use PowerShell)"
-                    : "cmd: set \"PATH=" + dir + ";%PATH%\"") + "  PowerShell: $env:Path = " + psLine
+            return windowsFixLine(dir)
                     + " + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
         }
         String q = Fix.quote(Fix.Shell.POSIX, dir.toString());
         return "export LD_LIBRARY_PATH=" + q + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
                 + " or echo " + q + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
+    }
+
+    /** #32 item 5: cmd and PowerShell lines for {@code dir}, each quoted for its shell. */
+    private static String windowsFixLine(Path dir) {
+        String ps = Fix.quote(Fix.Shell.POWERSHELL, dir.toString());
+        String psLine = ps.startsWith("'") ? ps.substring(0, ps.length() - 1) + ";'" : "\"" + dir + ";\"";
+        return (Fix.quote(Fix.Shell.CMD, dir.toString()) == null ? "(cmd cannot carry this folder's name: rename it, or use PowerShell)"
+                : "cmd: set \"PATH=" + dir + ";%PATH%\"") + "  PowerShell: $env:Path = " + psLine;
     }
 
     /** The fix for a copy that is found first, naming what put it first. */
