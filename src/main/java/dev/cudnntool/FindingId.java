@@ -48,6 +48,9 @@ public enum FindingId {
             + " is missing or not loadable", ERROR),
     DRIVER_NO_GPU("driver.no-gpu", "the driver works but no GPU is visible to this process", WARN),
     DRIVER_OK("driver.ok", "the driver, its CUDA ceiling and the GPUs", INFO),
+    COPY_SKIPPED_UNTRUSTED("copy.skipped-untrusted", "a folder the tool found by itself (a .venv, a conda env) belongs to another"
+            + " user or is writable by others: not searched", WARN),
+    SCAN_INCOMPLETE(Verdict.NOT_CHECKED, "scan.incomplete", "a folder holds more cuDNN names than the tool reads; the rest were not looked at", WARN),
     TOOLKIT_MISSING("toolkit.missing", "no CUDA toolkit (only noted by a plain verify)", ERROR, INFO),
     TOOLKIT_NOT_A_TOOLKIT("toolkit.not-a-toolkit", "CUDA_PATH/CUDA_HOME names a folder that is not a toolkit", WARN),
     TOOLKIT_CUDA_MAJOR_MISMATCH("toolkit.cuda-major-mismatch", "the archive is built for another CUDA major than the toolkit", ERROR),

@@ -36,4 +36,33 @@ public final class Text {
         }
         return b == null ? s : b.toString();
     }
+
+    /**
+     * #32 item 6: a character that must never reach a terminal raw: C0 and C1 controls (ESC, so every
+     * escape and OSC sequence, included), DEL, and the bidi embeddings, overrides and isolates
+     * (U+202A-U+202E, U+2066-U+2069).
+     */
+    public static boolean unsafeForTerminal(int c) {
+        return Character.isISOControl(c) || c >= 0x202A && c <= 0x202E || c >= 0x2066 && c <= 0x2069;
+    }
+
+    /** Every {@link #unsafeForTerminal} character of {@code s} written as \\uXXXX (newlines too). */
+    public static String terminalSafe(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (unsafeForTerminal(c)) {
+                if (b == null) {
+                    b = new StringBuilder(s.length() + 8).append(s, 0, i);
+                }
+                b.append(String.format("\\u%04x", (int) c));
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? s : b.toString();
+    }
 }

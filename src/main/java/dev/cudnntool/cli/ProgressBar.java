@@ -21,7 +21,7 @@ final class ProgressBar implements InstallWorkflow.Progress {
     }
 
     static ProgressBar forContext(ToolContext ctx, OutputOptions o, String label) {
-        return new ProgressBar(ctx.terminal() && !o.json && !o.quiet ? ctx.err() : null, label);
+        return new ProgressBar(ctx.terminal() && !o.json && !o.quiet ? SafeOutput.raw(ctx.err()) : null, dev.cudnntool.Text.terminalSafe(label));
     }
 
     @Override

@@ -25,6 +25,12 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
                           dev.cudnntool.probe.ProbeRunner warmProbe,
                           dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
                           XzDecoders.Choice xz, SearchPathStore searchPaths, java.io.InputStream in) {
+    /** #32 item 6: both streams pass the one output filter, installed here once for every command. */
+    public ToolContext {
+        out = SafeOutput.wrap(out);
+        err = SafeOutput.wrap(err);
+    }
+
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal) {
         this(host, out, err, terminal, null);
     }

@@ -7,6 +7,7 @@ import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
 import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
@@ -81,16 +82,18 @@ public final class CopyFinder {
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
         Map<Integer, Optional<Path>> winners = new LinkedHashMap<>();
         List<CudnnCopy> out = new ArrayList<>();
-        List<Path> seen = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>(); // linear in the copies (#32 item 7)
         for (Place place : places) {
-            for (Path lib : mainLibraries(host, place.dir())) {
+            List<Path> libs = mainLibraries(host, place.dir());
+            Map<Integer, String> siblings = libs.isEmpty() || host.windows() ? Map.of()
+                    : LibrarySearchCheck.siblingVersions(FolderListing.glob(place.dir(), "libcudnn.so.*"));
+            for (Path lib : libs) {
                 Path real = host.realPath(lib);
-                if (seen.stream().anyMatch(s -> host.samePath(s, real))) {
+                if (!seen.add(pathKey(host, real))) {
                     continue;
                 }
-                seen.add(real);
                 int major = LibraryName.parse(lib.getFileName().toString()).map(LibraryName::major).orElse(0);
-                String version = LibrarySearchCheck.versionOfLibrary(host, lib);
+                String version = LibrarySearchCheck.versionOfLibrary(host, lib, siblings);
                 if (version == null || version.chars().filter(ch -> ch == '.').count() < 1) {
                     version = headerVersion(host, place.includeDir(), major).map(CudnnVersion::toString).orElse(version);
                 }
@@ -158,28 +161,27 @@ public final class CopyFinder {
         return Optional.empty();
     }
 
-    /** The main library of each major in a folder (the soname, else the first name of that major). */
+    /** The main library of each major in a folder (the soname, else the first name of that major); linear in its names. */
     public static List<Path> mainLibraries(Host host, Path dir) {
         List<Path> out = new ArrayList<>();
         if (dir == null || !Files.isDirectory(dir)) {
             return out;
         }
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*")) {
-            ds.forEach(files::add);
-        } catch (IOException | RuntimeException e) {
-            return out;
-        }
-        files.sort(null);
-        List<Integer> majors = new ArrayList<>();
+        List<Path> files = FolderListing.glob(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*");
+        java.util.Set<Integer> majors = new java.util.HashSet<>();
         for (Path f : files) {
             Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
-            if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && !majors.contains(n.get().major())) {
-                majors.add(n.get().major());
+            if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && majors.add(n.get().major())) {
                 out.add(f);
             }
         }
         return out;
+    }
+
+    /** {@link Host#samePath}'s comparison as a key: absolute, normal, without case on Windows. */
+    private static String pathKey(Host host, Path p) {
+        String s = p.toAbsolutePath().normalize().toString();
+        return host.windows() ? s.toLowerCase(java.util.Locale.ROOT) : s;
     }
 
     /** Python site-packages folders under the usual roots. */
@@ -259,6 +261,10 @@ public final class CopyFinder {
      * it; only a folder with the {@code pyvenv.cfg} every virtual environment has.
      */
     public static List<Path> projectVenvs(Host host) {
+        return projectVenvs(host, true);
+    }
+
+    private static List<Path> projectVenvs(Host host, boolean trusted) {
         List<Path> out = new ArrayList<>();
         Path dir;
         try {
@@ -268,29 +274,101 @@ public final class CopyFinder {
         }
         for (int i = 0; dir != null && i < PROJECT_LEVELS; i++, dir = dir.getParent()) {
             Path venv = dir.resolve(".venv");
-            if (Files.isRegularFile(venv.resolve("pyvenv.cfg"))) {
+            if (Files.isRegularFile(venv.resolve("pyvenv.cfg"))
+                    && (untrusted(venv, venv.resolve("pyvenv.cfg")) == null) == trusted) {
                 out.add(venv);
             }
         }
         return out;
     }
 
-    /** $CONDA_PREFIX, the base installs under the home folder, and their envs/*. */
+    /**
+     * $CONDA_PREFIX (the user's choice: used as named), the base installs under the home folder and their
+     * envs/* (found by scanning: only those {@link #untrusted} lets through, #32 item 4).
+     */
     public static List<Path> condaEnvs(Host host) {
+        return condaEnvs(host, true);
+    }
+
+    private static List<Path> condaEnvs(Host host, boolean trusted) {
         List<Path> out = new ArrayList<>();
         String prefix = host.env("CONDA_PREFIX");
-        if (prefix != null) {
+        if (prefix != null && trusted) {
             add(out, host.path(prefix));
         }
         String home = host.env(host.windows() ? "USERPROFILE" : "HOME");
         if (home != null) {
             for (String r : CONDA_ROOTS) {
                 Path root = host.path(home, r);
-                add(out, root);
-                out.addAll(children(root.resolve("envs"), "*").stream().filter(p -> !out.contains(p)).toList());
+                if ((untrusted(root, null) == null) == trusted) {
+                    add(out, root);
+                }
+                if (trusted && untrusted(root, null) != null) {
+                    continue; // nothing is looked for under a root that is not trusted
+                }
+                out.addAll(children(root.resolve("envs"), "*").stream()
+                        .filter(p -> !out.contains(p) && (untrusted(p, null) == null) == trusted).toList());
             }
         }
         return out;
+    }
+
+    /** A folder the tool found by itself and does not trust, with why (#32 item 4). */
+    public record Skipped(Path folder, String why) {
+    }
+
+    /** The discovered folders (a project's .venv, conda installs and envs found by scanning) skipped as not trusted. */
+    public static List<Skipped> skippedFolders(Host host) {
+        List<Skipped> out = new ArrayList<>();
+        for (Path p : projectVenvs(host, false)) {
+            out.add(new Skipped(p, untrusted(p, p.resolve("pyvenv.cfg"))));
+        }
+        for (Path p : condaEnvs(host, false)) {
+            if (!named(host, p)) { // the user's own choice of environment is used as named
+                out.add(new Skipped(p, untrusted(p, null)));
+            }
+        }
+        return out;
+    }
+
+    private static boolean named(Host host, Path p) {
+        for (String var : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String v = host.env(var);
+            if (v != null && !v.isBlank() && host.samePath(host.path(v), p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * #32 item 4: why a folder the tool found by itself (not one the user named) is not the user's own, or null:
+     * it (or its marker file, {@code pyvenv.cfg}), or the link that leads to it, is owned by neither the caller
+     * nor root, or is writable by others. Where the file system tells no owners or modes (Windows), null.
+     */
+    static String untrusted(Path dir, Path marker) {
+        java.nio.file.attribute.UserPrincipal caller = dev.cudnntool.host.fetch.SafeFiles.caller(dir.getFileSystem());
+        for (Path p : marker == null ? List.of(dir) : List.of(dir, marker)) {
+            for (java.nio.file.LinkOption[] how : List.of(new java.nio.file.LinkOption[] {java.nio.file.LinkOption.NOFOLLOW_LINKS},
+                    new java.nio.file.LinkOption[0])) {
+                try {
+                    if (!Files.exists(p, how)) {
+                        continue;
+                    }
+                    String owner = Files.getOwner(p, how).getName();
+                    if (caller != null && !owner.equals(caller.getName()) && !owner.equals("root")) {
+                        return p + " is owned by " + owner;
+                    }
+                    if (how.length == 0 && Files.readAttributes(p, java.nio.file.attribute.PosixFileAttributes.class)
+                            .permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
+                        return p + " is writable by others";
+                    }
+                } catch (java.io.IOException | RuntimeException x) {
+                    // no owners or modes told here
+                }
+            }
+        }
+        return null;
     }
 
     private static void add(List<Path> out, Path dir) {

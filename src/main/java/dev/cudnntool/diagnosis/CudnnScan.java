@@ -5,6 +5,7 @@ import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
 import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import java.io.IOException;
@@ -34,7 +35,9 @@ public final class CudnnScan {
         TreeMap<Integer, Path> mains = new TreeMap<>();
         TreeMap<Integer, Path> unlinked = new TreeMap<>(); // libcudnn.so.9.5.1 without its libcudnn.so.9 link
         for (Path dir : runtimeDirs) {
-            for (Path f : list(dir)) {
+            List<Path> files = list(dir);
+            Map<String, Path> newestBySoname = newestBySoname(files); // one pass: linear in the names (#32 item 7)
+            for (Path f : files) {
                 Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
                 if (n.isEmpty() || !n.get().isRuntime() || !n.get().base().equals("cudnn") || n.get().major() == null) {
                     continue;
@@ -44,7 +47,7 @@ public final class CudnnScan {
                 if (f.getFileName().toString().equalsIgnoreCase(expected)) {
                     mains.putIfAbsent(n.get().major(), f);
                 } else if (!host.windows() && n.get().version() != null && !unlinked.containsKey(n.get().major())) {
-                    unlinkedFile(f.getParent(), expected).ifPresent(p -> unlinked.put(n.get().major(), p));
+                    unlinkedFile(f.getParent(), expected, newestBySoname).ifPresent(p -> unlinked.put(n.get().major(), p));
                 }
             }
         }
@@ -59,10 +62,11 @@ public final class CudnnScan {
         Path dir = main.getParent();
         List<String> missing = new ArrayList<>();
         List<Path> subs = new ArrayList<>();
+        Map<String, Path> inMainDir = host.windows() ? Map.of() : newestBySoname(list(dir));
         for (String base : CudnnComponents.subLibraries(major)) {
             String file = host.windows() ? CudnnComponents.windowsDll(base, major) : CudnnComponents.linuxSoname(base, major);
             Path p = dir.resolve(file);
-            Optional<Path> unlinkedSub = host.windows() ? Optional.empty() : unlinkedFile(dir, file);
+            Optional<Path> unlinkedSub = host.windows() ? Optional.empty() : unlinkedFile(dir, file, inMainDir);
             if (Files.exists(p)) {
                 subs.add(p);
             } else if (unlinkedSub.isPresent()) {
@@ -116,23 +120,37 @@ public final class CudnnScan {
      * all (a dangling link is there: reported as cudnn.dangling-link instead).
      */
     static Optional<Path> unlinkedFile(Path dir, String soname) {
+        return unlinkedFile(dir, soname, newestBySoname(list(dir)));
+    }
+
+    private static Optional<Path> unlinkedFile(Path dir, String soname, Map<String, Path> newestBySoname) {
         if (Files.exists(dir.resolve(soname), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
-        Path newest = null;
-        CudnnVersion newestVersion = null;
-        for (Path f : list(dir)) {
+        return Optional.ofNullable(newestBySoname.get(soname));
+    }
+
+    /** For each soname, the newest real file {@code SONAME.x.y} among {@code files}: one pass over the names. */
+    private static Map<String, Path> newestBySoname(List<Path> files) {
+        Map<String, Path> newest = new java.util.HashMap<>();
+        Map<String, CudnnVersion> newestVersion = new java.util.HashMap<>();
+        for (Path f : files) {
             String name = f.getFileName().toString();
             Optional<LibraryName> n = LibraryName.parse(name);
-            if (!name.startsWith(soname + ".") || n.isEmpty() || n.get().version() == null || !Files.isRegularFile(f)) {
+            if (n.isEmpty() || n.get().version() == null || n.get().major() == null) {
                 continue;
             }
-            if (newestVersion == null || n.get().version().compareTo(newestVersion) > 0) {
-                newest = f;
-                newestVersion = n.get().version();
+            String soname = CudnnComponents.linuxSoname(n.get().base(), n.get().major());
+            if (!name.startsWith(soname + ".") || !Files.isRegularFile(f)) {
+                continue;
+            }
+            CudnnVersion had = newestVersion.get(soname);
+            if (had == null || n.get().version().compareTo(had) > 0) {
+                newest.put(soname, f);
+                newestVersion.put(soname, n.get().version());
             }
         }
-        return Optional.ofNullable(newest);
+        return newest;
     }
 
     /**
@@ -163,17 +181,8 @@ public final class CudnnScan {
         return Optional.empty();
     }
 
+    /** The folder's cuDNN names (any case), bounded by {@link FolderListing#MAX_NAMES}. */
     private static List<Path> list(Path dir) {
-        List<Path> out = new ArrayList<>();
-        if (dir == null || !Files.isDirectory(dir)) {
-            return out;
-        }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            ds.forEach(out::add);
-        } catch (IOException ignored) {
-            // unreadable folder: nothing found there
-        }
-        out.sort(null);
-        return out;
+        return FolderListing.list(dir, n -> n.toLowerCase(java.util.Locale.ROOT).contains("cudnn"));
     }
 }

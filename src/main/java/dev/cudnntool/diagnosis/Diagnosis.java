@@ -2,6 +2,7 @@ package dev.cudnntool.diagnosis;
 
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
@@ -28,12 +29,14 @@ import java.util.List;
  * @param environments the Python site-packages folders looked at (all of them with --all)
  * @param unreadRecords package records (pip RECORD, conda-meta, dpkg lists) that could not be read while the copies'
  *                      owners were looked up: those owners were not checked
+ * @param scanCuts   folders whose cuDNN names were not all read (#32 item 7's bound)
+ * @param skipped    folders found by scanning that were not searched, not being the user's own (#32 item 4)
  */
 public record Diagnosis(Host host, Question question, Platform platform, DriverCheck.Result driver,
                         ToolkitLocator.Selection located, Toolkit toolkit, List<Toolkit> toolkitsFound, InstallTarget target,
                         List<Path> runtimeDirs, Path headerDir, InstalledCudnn cudnn, String bareName, boolean loadable,
                         LibrarySearchCheck.Result search, ProbeResult probe, List<CudnnCopy> copies, List<Path> environments,
-                        List<Path> unreadRecords) {
+                        List<Path> unreadRecords, List<FolderListing.Cut> scanCuts, List<CopyFinder.Skipped> skipped) {
 
     /** What was asked: --cuda-path, --prefix, --expect, --all. */
     public record Question(Path cudaPath, Path prefix, CudnnVersion expect, boolean all) {

@@ -4,6 +4,7 @@ import dev.cudnntool.Arch;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.DriverCheck;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.Toolkit;
@@ -38,6 +39,11 @@ public final class DiagnosisCollector {
      *                 kill the probe inside the loader); false starts no probe
      */
     public Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable) {
+        List<FolderListing.Cut> cuts = new ArrayList<>();
+        return FolderListing.recording(cuts, () -> collect(q, loadable, cuts));
+    }
+
+    private Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable, List<FolderListing.Cut> cuts) {
         Platform platform = platform();
         ToolkitLocator.Selection located = located(q.cudaPath(), q.prefix(), null);
         Toolkit toolkit = located == null ? null : located.chosen();
@@ -62,7 +68,8 @@ public final class DiagnosisCollector {
         }
         ProbeResult p = probing == null ? null : probing.join();
         return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
-                bareName, safe, search, p, owned.copies(), environments, owned.unreadRecords());
+                bareName, safe, search, p, owned.copies(), environments, owned.unreadRecords(), List.copyOf(cuts),
+                CopyFinder.skippedFolders(host));
     }
 
     /**

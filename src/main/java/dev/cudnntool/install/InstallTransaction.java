@@ -174,7 +174,7 @@ final class InstallTransaction {
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
                 + plan.count(PlanStep.Action.REMOVE) + " old files moved out, " + plan.count(PlanStep.Action.SAME)
                 + " unchanged; backup id " + id + "; undo with: cudnn-rollback"
-                + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + t.root());
+                + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()));
         return new InstallOutcome(ExitCode.OK, summary, report, pf, plan, record, findings);
     }
 
@@ -205,7 +205,7 @@ final class InstallTransaction {
             runner.finish();
         } catch (IOException e2) {
             findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
-                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
                             + " to finish restoring " + t.root()));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
                     + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);

@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.Fix;
 import dev.cudnntool.target.FileOps;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.target.IoFailure;
@@ -115,7 +116,7 @@ public final class SearchPathChange {
                             ? "run from an elevated prompt (Run as administrator), or use --add-to-path for the user PATH"
                             : "check the registry key HKCU\\Environment is writable")
                             : "run the install as root (sudo), or leave out --add-to-path and add to your shell profile: "
-                            + "export LD_LIBRARY_PATH=" + runtimeDir + ":$LD_LIBRARY_PATH");
+                            + "export LD_LIBRARY_PATH=" + Fix.quote(Fix.Shell.POSIX, runtimeDir.toString()) + ":$LD_LIBRARY_PATH");
         }
     }
 

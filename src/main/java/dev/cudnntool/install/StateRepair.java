@@ -74,7 +74,7 @@ public final class StateRepair {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 pendingNote = "an unfinished " + p.journal().kind() + " (" + p.journal().id() + ") is pending and readable:"
-                        + " run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                        + " run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
                         + " to complete it";
             }
         } catch (DamagedState e) {

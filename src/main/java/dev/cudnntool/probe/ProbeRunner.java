@@ -54,7 +54,7 @@ public final class ProbeRunner implements Prober {
                 .orElse(System.getProperty("java.home") + sep + "bin" + sep + "java");
         String cp = System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(exe, "-Xss1m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
-        cmd.addAll(crashOptions(System.getProperty("java.io.tmpdir")));
+        cmd.addAll(crashOptions(CrashFolder.forThisProcess()));
         // The build leaves a class-data archive of the probe next to the jar: a faster start.
         if (cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator)) {
             java.nio.file.Path jsa = java.nio.file.FileSystems.getDefault().getPath(cp).resolveSibling("cudnn-probe.jsa");
@@ -67,8 +67,17 @@ public final class ProbeRunner implements Prober {
     }
 
     /**
+     * #32 item 3: the report goes into the tool's private folder ({@link CrashFolder}); with none safe to
+     * use (null) it is turned off: the JVM writes it to the child's standard error, which is read, not kept.
+     */
+    static List<String> crashOptions(java.nio.file.Path privateFolder) {
+        return privateFolder == null ? List.of("-XX:+ErrorFileToStderr", "-XX:-CreateCoredumpOnCrash")
+                : crashOptions(privateFolder.toString());
+    }
+
+    /**
      * A crash inside a native library must leave nothing in the user's current folder: the JVM's
-     * hs_err report goes to the temp folder and no core file is written.
+     * hs_err report goes to the given folder and no core file is written.
      */
     static List<String> crashOptions(String tempDir) {
         String sep = java.io.File.separator;

@@ -34,7 +34,7 @@ public final class StateReader {
         this.root = t.root();
         this.sp = new StatePaths(t.root());
         this.kind = t.kind();
-        this.repair = "cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "") + " --repair";
+        this.repair = "cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
     }
 
     public StatePaths paths() {

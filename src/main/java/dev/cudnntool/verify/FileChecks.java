@@ -182,14 +182,14 @@ final class FileChecks {
                                 loop.get().stream().map(p -> p.getParent() != null && p.getParent().equals(link.getParent())
                                         ? p.getFileName().toString() : p.toString()).toList())
                                 + "; the loader gives up on it (too many levels of symbolic links), so it cannot open " + e.getKey(),
-                        candidate.map(p -> Fix.text("point it at the real file: ln -sf " + p.getFileName() + " " + link))
+                        candidate.map(p -> Fix.text("point it at the real file: ln -sf " + Fix.quote(Fix.Shell.POSIX, p.getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, link.toString())))
                                 .orElse(Fix.reinstall("reinstall the complete archive with cudnn-install (the real file is gone;"
                                         + " only links pointing at each other are left)"))));
                 continue;
             }
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
-                    Fix.reinstall(candidate.map(p -> "point it at the file that is there: ln -sf " + p.getFileName() + " " + link
+                    Fix.reinstall(candidate.map(p -> "point it at the file that is there: ln -sf " + Fix.quote(Fix.Shell.POSIX, p.getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, link.toString())
                                     + " (or reinstall the complete archive with cudnn-install)")
                             .orElse("reinstall the complete archive with cudnn-install (it lays the files and their links"
                                     + " down together)"))));
@@ -252,10 +252,10 @@ final class FileChecks {
                 + (unlinked.size() > SHOWN ? ", …" : "") + ") and no soname links (" + String.join(", ",
                 links.subList(0, Math.min(SHOWN, links.size()))) + (links.size() > SHOWN ? ", …" : "") + ")";
         String fix = unlinked.size() == 1
-                ? sudo + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + " (or " + sudo + "ldconfig -n "
-                + dir + ", which makes every missing link from the files' sonames)"
-                : sudo + "ldconfig -n " + dir + " (makes every missing link from the files' sonames; or one by one: " + sudo
-                + "ln -s " + unlinked.get(0).getFileName() + " " + dir.resolve(links.get(0)) + ")";
+                ? sudo + "ln -s " + Fix.quote(Fix.Shell.POSIX, unlinked.get(0).getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, dir.resolve(links.get(0)).toString()) + " (or " + sudo + "ldconfig -n "
+                + Fix.quote(Fix.Shell.POSIX, dir.toString()) + ", which makes every missing link from the files' sonames)"
+                : sudo + "ldconfig -n " + Fix.quote(Fix.Shell.POSIX, dir.toString()) + " (makes every missing link from the files' sonames; or one by one: " + sudo
+                + "ln -s " + Fix.quote(Fix.Shell.POSIX, unlinked.get(0).getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, dir.resolve(links.get(0)).toString()) + ")";
         return List.of(Finding.error(FindingId.CUDNN_NO_SONAME_LINK, dir + " has " + files
                         + ": the loader opens cuDNN " + c.major() + " by its soname, so programs (and cuDNN's own dispatcher,"
                         + " for its sub-libraries) cannot load it; a link deleted after ldconfig leaves exactly this",

@@ -1,5 +1,6 @@
 package dev.cudnntool.verify;
 
+import dev.cudnntool.Fix;
 import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.diagnosis.InstalledCudnn;
 
@@ -45,8 +46,8 @@ final class LinkChecks {
                 continue;
             }
             wrong.add(dev.getFileName() + " -> " + target(dev) + " (cuDNN " + major.get() + ")");
-            fixes.add(Files.isSymbolicLink(dev) ? sudo + "ln -sfn " + soname + " " + dev
-                    : sudo + "rm " + dev + " && " + sudo + "ln -s " + soname + " " + dev);
+            fixes.add(Files.isSymbolicLink(dev) ? sudo + "ln -sfn " + Fix.quote(Fix.Shell.POSIX, soname) + " " + Fix.quote(Fix.Shell.POSIX, dev.toString())
+                    : sudo + "rm " + Fix.quote(Fix.Shell.POSIX, dev.toString()) + " && " + sudo + "ln -s " + Fix.quote(Fix.Shell.POSIX, soname) + " " + Fix.quote(Fix.Shell.POSIX, dev.toString()));
         }
         if (wrong.isEmpty()) {
             return List.of();

@@ -44,7 +44,7 @@ final class VerifyChecks {
             d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies()),
             d -> LoaderPath.environmentFindings(d.host()),
             d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
-            VerifyChecks::unreadRecords);
+            VerifyChecks::unreadRecords, VerifyChecks::scanBound, VerifyChecks::skippedFolders);
 
     private VerifyChecks() {
     }
@@ -62,6 +62,28 @@ final class VerifyChecks {
                         + unread.size() + " package record" + (unread.size() == 1 ? "" : "s") + " could not be read (" + named + ")",
                 Fix.text("run verify as a user who can read " + (unread.size() == 1 ? "it" : "them")
                         + ", or make the record readable (its package manager can repair it)")));
+    }
+
+    /** #32 item 7: a folder whose cuDNN names were not all read; the answer may miss what is in the rest. */
+    static List<Finding> scanBound(Diagnosis d) {
+        List<Finding> out = new ArrayList<>();
+        for (dev.cudnntool.host.FolderListing.Cut c : d.scanCuts()) {
+            out.add(Finding.warn(FindingId.SCAN_INCOMPLETE, c.folder() + " holds more cuDNN names than the tool reads: "
+                    + c.read() + " names were read, the rest were not looked at, so this answer may be incomplete",
+                    Fix.text("remove the stray libcudnn names from " + c.folder())));
+        }
+        return out;
+    }
+
+    /** #32 item 4: a discovered folder that is not the user's own was not searched; one line each. */
+    static List<Finding> skippedFolders(Diagnosis d) {
+        List<Finding> out = new ArrayList<>();
+        for (dev.cudnntool.diagnosis.CopyFinder.Skipped s : d.skipped()) {
+            out.add(Finding.warn(FindingId.COPY_SKIPPED_UNTRUSTED, s.folder() + " was not searched: " + s.why()
+                    + " (a folder the tool found by itself counts only when it is yours or root's and not writable by others)",
+                    Fix.text("if it is yours to use, name it (VIRTUAL_ENV or CONDA_PREFIX); else remove it")));
+        }
+        return out;
     }
 
     /** The files are safe to load: no damaged image, no other CPU's build (the loader would die or skip it). */

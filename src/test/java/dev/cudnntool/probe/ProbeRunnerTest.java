@@ -136,6 +136,6 @@ class ProbeRunnerTest {
         List<String> opts = ProbeRunner.crashOptions("/tmp");
         assertEquals(List.of("-XX:ErrorFile=/tmp" + java.io.File.separator + "cudnn-probe-hs_err_pid%p.log", "-XX:-CreateCoredumpOnCrash"),
                 opts);
-        assertTrue(ProbeRunner.currentJava().containsAll(ProbeRunner.crashOptions(System.getProperty("java.io.tmpdir"))));
+        assertTrue(ProbeRunner.currentJava().containsAll(ProbeRunner.crashOptions(CrashFolder.forThisProcess()))); // #32 item 3: no longer the shared temp folder
     }
 }

@@ -15,6 +15,30 @@ public final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
+    static {
+        MAPPER.getFactory().setCharacterEscapes(new TerminalEscapes());
+    }
+
+    /**
+     * #32 item 6: Jackson escapes C0 controls itself; C1 controls (U+0080-U+009F) and the bidi controls
+     * (U+202A-U+202E, U+2066-U+2069) are written as {@code \\uXXXX} too. Everything else as Jackson writes it.
+     */
+    static final class TerminalEscapes extends com.fasterxml.jackson.core.io.CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
+            return dev.cudnntool.Text.unsafeForTerminal(ch)
+                    ? new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04X", ch)) : null;
+        }
+    }
+
     private Json() {
     }
 

@@ -1,5 +1,6 @@
 package dev.cudnntool.host.loader;
 
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -149,48 +151,54 @@ public final class LibrarySearchCheck {
     private record Found(Path path, Integer major, String version) {
     }
 
-    /** The main cuDNN library files in one folder, one per major. */
+    /** The main cuDNN library files in one folder, one per major (linear in the folder's names, #32 item 7). */
     static List<Found> mainLibraries(Host host, Path dir) {
         List<Found> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return out;
         }
-        String glob = host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*";
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
-            ds.forEach(files::add);
-        } catch (IOException | RuntimeException e) {
-            return out;
-        }
-        files.sort(null);
+        List<Path> files = FolderListing.glob(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*");
+        Map<Integer, String> siblings = siblingVersions(files);
+        java.util.Set<Integer> majors = new java.util.HashSet<>();
         for (Path f : files) {
             Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
             if (n.isEmpty() || !n.get().base().equals("cudnn") || n.get().major() == null) {
                 continue;
             }
             int major = n.get().major();
-            if (out.stream().anyMatch(x -> x.major != null && x.major == major)) {
+            if (!majors.add(major)) {
                 continue;
             }
-            out.add(new Found(f, major, versionOf(host, f, files)));
+            out.add(new Found(f, major, versionOf(host, f, siblings)));
         }
         return out;
     }
 
     /** The release a cuDNN library file belongs to: PE FileVersion on Windows, the link chain's real name on Linux. */
     public static String versionOfLibrary(Host host, Path lib) {
-        List<Path> siblings = new ArrayList<>();
-        if (!host.windows() && lib.getParent() != null) {
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(lib.getParent(), "libcudnn.so.*")) {
-                ds.forEach(siblings::add);
-            } catch (IOException | RuntimeException ignored) {
-                // no siblings to read a version from
-            }
-        }
-        return versionOf(host, lib, siblings);
+        List<Path> siblings = host.windows() || lib.getParent() == null ? List.of()
+                : FolderListing.glob(lib.getParent(), "libcudnn.so.*");
+        return versionOf(host, lib, siblingVersions(siblings));
     }
 
-    private static String versionOf(Host host, Path lib, List<Path> siblings) {
+    /** As {@link #versionOfLibrary(Host, Path)}, with the folder's {@link #siblingVersions} read once by the caller. */
+    public static String versionOfLibrary(Host host, Path lib, Map<Integer, String> siblingVersions) {
+        return versionOf(host, lib, siblingVersions);
+    }
+
+    /** Major to the release the first full-version name of that major tells (libcudnn.so.9.5.1: 9 to 9.5.1). */
+    public static Map<Integer, String> siblingVersions(List<Path> files) {
+        Map<Integer, String> out = new java.util.HashMap<>();
+        for (Path s : files) {
+            Optional<LibraryName> t = LibraryName.parse(s.getFileName().toString());
+            if (t.isPresent() && t.get().version() != null && t.get().major() != null) {
+                out.putIfAbsent(t.get().major(), t.get().version().toString());
+            }
+        }
+        return out;
+    }
+
+    private static String versionOf(Host host, Path lib, Map<Integer, String> siblings) {
         if (host.windows()) {
             try {
                 return PeFile.read(lib).fileVersion();
@@ -214,14 +222,7 @@ public final class LibrarySearchCheck {
         } catch (RuntimeException ignored) {
             // a dangling link: no version to tell
         }
-        for (Path s : siblings) {
-            Optional<LibraryName> t = LibraryName.parse(s.getFileName().toString());
-            if (t.isPresent() && t.get().version() != null && t.get().major() != null && n.isPresent()
-                    && t.get().major().equals(n.get().major())) {
-                return t.get().version().toString();
-            }
-        }
-        return null;
+        return n.isPresent() && n.get().major() != null ? siblings.get(n.get().major()) : null;
     }
 
     /** Places a cuDNN copy often hides in although they are not on the search path now. */
@@ -264,11 +265,20 @@ public final class LibrarySearchCheck {
     /** The line that puts {@code dir} on the search path, for the user's shell. */
     public static String fixLine(Host host, Path dir) {
         if (host.windows()) {
-            return "cmd: set \"PATH=" + dir + ";%PATH%\"  PowerShell: $env:Path = \"" + dir
-                    + ";\" + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
+            return windowsFixLine(dir)
+                    + " + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
         }
-        return "export LD_LIBRARY_PATH=" + dir + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
-                + " or echo " + dir + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
+        String q = Fix.quote(Fix.Shell.POSIX, dir.toString());
+        return "export LD_LIBRARY_PATH=" + q + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
+                + " or echo " + q + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
+    }
+
+    /** #32 item 5: cmd and PowerShell lines for {@code dir}, each quoted for its shell. */
+    private static String windowsFixLine(Path dir) {
+        String ps = Fix.quote(Fix.Shell.POWERSHELL, dir.toString());
+        String psLine = ps.startsWith("'") ? ps.substring(0, ps.length() - 1) + ";'" : "\"" + dir + ";\"";
+        return (Fix.quote(Fix.Shell.CMD, dir.toString()) == null ? "(cmd cannot carry this folder's name: rename it, or use PowerShell)"
+                : "cmd: set \"PATH=" + dir + ";%PATH%\"") + "  PowerShell: $env:Path = " + psLine;
     }
 
     /** The fix for a copy that is found first, naming what put it first. */

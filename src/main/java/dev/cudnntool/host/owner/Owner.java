@@ -39,13 +39,19 @@ public record Owner(Kind kind, String name, String version, @com.fasterxml.jacks
         };
     }
 
+    /** #32 item 5: the environment as one argument, quoted for the shell of its OS (a drive letter or backslash: PowerShell). */
+    private String envArg() {
+        boolean windows = env.contains("\\") || env.length() > 1 && env.charAt(1) == ':';
+        return dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(windows), env);
+    }
+
     /** The owner's own command that takes its files away (before an install replaces them). Null for tool and none. */
     public String removeCommand() {
         return switch (kind) {
             case DPKG -> "sudo apt-get remove " + name;
             case RPM -> "sudo dnf remove " + name;
             case PIP -> "pip uninstall " + name;
-            case CONDA -> "conda remove " + (env == null ? "" : "-p " + env + " ") + name;
+            case CONDA -> "conda remove " + (env == null ? "" : "-p " + envArg() + " ") + name;
             default -> null;
         };
     }
@@ -60,7 +66,7 @@ public record Owner(Kind kind, String name, String version, @com.fasterxml.jacks
             case RPM -> "sudo dnf reinstall " + name;
             case PIP -> (env == null ? "" : "the Python of " + env + ": ") + "pip install --force-reinstall --no-deps " + name
                     + (version == null ? "" : "==" + version);
-            case CONDA -> "conda install --force-reinstall " + (env == null ? "" : "-p " + env + " ") + name
+            case CONDA -> "conda install --force-reinstall " + (env == null ? "" : "-p " + envArg() + " ") + name
                     + (version == null ? "" : "=" + version);
             default -> null;
         };
