@@ -186,6 +186,8 @@ public final class ProbeRunner implements Prober {
         boolean stepTimedOut = false;
         String loading = null;
         List<ProbeResult.SubLibrary> subs = new ArrayList<>();
+        List<ProbeResult.VersionCheck> checks = new ArrayList<>();
+        List<ProbeResult.Mapped> mapped = new ArrayList<>();
         for (String line : r.out().split("\\R")) {
             if (!line.startsWith("{")) {
                 continue;
@@ -220,6 +222,17 @@ public final class ProbeRunner implements Prober {
                     handle = e.number("status") == null ? null : e.number("status").intValue();
                     handleName = text(e, "statusName");
                 }
+                case VERSION_CHECK -> {
+                    if (text(e, "function") != null && e.number("status") != null) {
+                        checks.add(new ProbeResult.VersionCheck(text(e, "function"), e.number("status").intValue(),
+                                text(e, "statusName")));
+                    }
+                }
+                case MAPPED -> {
+                    if (text(e, "path") != null) {
+                        mapped.add(new ProbeResult.Mapped(text(e, "path"), text(e, "version")));
+                    }
+                }
                 case STEP_TIMED_OUT -> stepTimedOut = true;
                 case DONE -> done = true;
             }
@@ -237,7 +250,8 @@ public final class ProbeRunner implements Prober {
                 new ProbeResult.Versions(version, versionString, cudart, cudartString, props, maxDev),
                 new ProbeResult.Handle(handle, handleName),
                 new ProbeResult.Ending(r.started() && !timedOut ? r.exitCode() : null, crashed, timedOut,
-                        done ? null : lastCall, crashed || timedOut ? tail : null, crash));
+                        done ? null : lastCall, crashed || timedOut ? tail : null, crash),
+                new ProbeResult.Program(checks, mapped));
     }
 
     private static final java.util.regex.Pattern SIGNAL = java.util.regex.Pattern.compile(
