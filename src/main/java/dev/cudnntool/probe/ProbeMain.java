@@ -26,6 +26,10 @@ import java.util.TimerTask;
 public final class ProbeMain {
     /** The child's exit status after a step ran past its time limit. */
     static final int EXIT_STEP_TIMED_OUT = 124;
+    /** {@code --order}: the program-like order ({@link #steps}), the default. */
+    static final String ORDER_PROGRAM = "program";
+    /** {@code --order}: the sub-libraries by path first ({@link #subLibrariesFirst}). */
+    static final String ORDER_SUBS_FIRST = "subs-first";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static PrintStream out;
 
@@ -67,16 +71,19 @@ public final class ProbeMain {
         }
         String library = null;
         String name = null;
+        String order = ORDER_PROGRAM;
         List<String> subs = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--library" -> library = args[i + 1];
                 case "--name" -> name = args[i + 1];
                 case "--sub" -> subs.add(args[i + 1]);
+                case "--order" -> order = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        run(new ProbeMain(loader, library, name, subs).steps());
+        ProbeMain probe = new ProbeMain(loader, library, name, subs);
+        run(ORDER_SUBS_FIRST.equals(order) ? probe.subLibrariesFirst() : probe.steps());
         emit(event(ProbeEvent.DONE));
     }
 
@@ -112,6 +119,20 @@ public final class ProbeMain {
                 new Step("mapped", Duration.ofSeconds(5), this::mapped),
                 new Step("handle", Duration.ofSeconds(20), this::handle),
                 new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries));
+    }
+
+    /**
+     * The order before #33 item 1, for a second child after the program-like one died inside cuDNN (the dispatcher
+     * aborts on a sub-library it cannot load, and a damaged one kills the process inside the loader): each
+     * sub-library loaded by path first, each announced, so the loader's own error or the crash names the file.
+     */
+    List<Step> subLibrariesFirst() {
+        List<Step> out = new ArrayList<>();
+        out.add(new Step("byName", Duration.ofSeconds(10), this::byName));
+        out.add(new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries));
+        out.add(new Step("loadMain", Duration.ofSeconds(10), this::loadMain));
+        out.add(new Step("version", Duration.ofSeconds(5), this::version));
+        return out;
     }
 
     private boolean versionChecks() {

@@ -125,13 +125,28 @@ public final class ProbeRunner implements Prober {
             started = warm;
             warm = null;
         }
-        if (started != null) {
-            return parse(library.toString(), started.finish(String.join("\n", args) + "\n", TIMEOUT));
+        ProbeResult first = started != null
+                ? parse(library.toString(), started.finish(String.join("\n", args) + "\n", TIMEOUT))
+                : parse(library.toString(), runner.run(command(args), TIMEOUT));
+        if (!first.crashed() || subLibraries.isEmpty()) {
+            return first;
         }
+        // The program-like child died inside cuDNN or the loader: the dispatcher aborts on a sub-library it cannot
+        // load without naming why, and a damaged file kills the child while mapped unannounced. A second child
+        // loads each sub-library by path first, so the loader's own error or the crash names the file.
+        List<String> again = new ArrayList<>(args);
+        again.addAll(List.of("--order", ProbeMain.ORDER_SUBS_FIRST));
+        ProbeResult second = parse(library.toString(), runner.run(command(again), TIMEOUT));
+        boolean names = second.subLibraries().stream().anyMatch(s -> !s.loaded())
+                || second.crash() != null && second.crash().loading() != null;
+        return names ? second : first;
+    }
+
+    private List<String> command(List<String> args) {
         List<String> cmd = new ArrayList<>(javaCommand);
         cmd.add(ProbeMain.class.getName());
         cmd.addAll(args);
-        return parse(library.toString(), runner.run(cmd, TIMEOUT));
+        return cmd;
     }
 
     /**

@@ -126,4 +126,28 @@ class ProbeProgramLoadTest {
         assertEquals("9.24.0", j.get("mapped").get(1).get("version").asText());
         assertFalse(j.get("mapped").get(2).has("version")); // cnn exports no version symbol
     }
+
+    @Test
+    void aChildThatDiesInsideCudnnIsAskedAgainWithTheSubLibrariesFirst() {
+        String aborted = "{\"event\":\"mainLoaded\",\"path\":\"/t/libcudnn.so.9\",\"loadedPath\":\"/t/libcudnn.so.9\"}\n"
+                + "{\"event\":\"calling\",\"function\":\"cudnnGetVersion\"}\n";
+        String named = "{\"event\":\"loading\",\"path\":\"/t/libcudnn_graph.so.9\"}\n"
+                + "{\"event\":\"subLibrary\",\"path\":\"/t/libcudnn_graph.so.9\",\"loaded\":false,"
+                + "\"error\":\"/t/libcudnn_graph.so.9: cannot open shared object file: Permission denied\"}\n"
+                + "{\"event\":\"done\"}\n";
+        FakeRunner fake = new FakeRunner()
+                .on("--sub /t/libcudnn_graph.so.9", FakeRunner.failed(134, aborted, "Unable to load any of {libcudnn_graph.so.9}"))
+                .on("--order subs-first", FakeRunner.ok(named));
+        ProbeResult p = new ProbeRunner(fake, List.of("java")).probe(java.nio.file.Path.of("/t/libcudnn.so.9"), null,
+                List.of(java.nio.file.Path.of("/t/libcudnn_graph.so.9")));
+        assertEquals(2, fake.calls.size());
+        assertFalse(p.subLibraries().get(0).loaded());
+        assertTrue(p.subLibraries().get(0).error().contains("Permission denied"), p.toString());
+
+        // a child that gets through is asked once
+        FakeRunner once = new FakeRunner().on("--sub /t/libcudnn_graph.so.9", FakeRunner.ok(aborted + "{\"event\":\"done\"}\n"));
+        new ProbeRunner(once, List.of("java")).probe(java.nio.file.Path.of("/t/libcudnn.so.9"), null,
+                List.of(java.nio.file.Path.of("/t/libcudnn_graph.so.9")));
+        assertEquals(1, once.calls.size());
+    }
 }
