@@ -135,16 +135,21 @@ public final class ProbeCheck {
      * file of that name in a folder of LD_LIBRARY_PATH, or in the current folder through an empty entry, wins.
      */
     static List<Finding> mappedElsewhere(Host host, ProbeResult p) {
-        if (p.loadedPath() == null) {
+        if (p.loadedPath() == null || p.mapped().isEmpty()) {
             return List.of();
         }
-        Path home = host.path(p.loadedPath()).getParent();
+        Path home;
         List<String> away = new ArrayList<>();
-        for (ProbeResult.Mapped m : p.mapped()) {
-            Path dir = host.path(m.path()).getParent();
-            if (home != null && dir != null && !host.sameFile(home, dir)) {
-                away.add(m.path() + (m.version() == null ? "" : " (cuDNN " + m.version() + ")"));
+        try {
+            home = host.path(p.loadedPath()).getParent();
+            for (ProbeResult.Mapped m : p.mapped()) {
+                Path dir = host.path(m.path()).getParent();
+                if (home != null && dir != null && !host.sameFile(home, dir)) {
+                    away.add(m.path() + (m.version() == null ? "" : " (cuDNN " + m.version() + ")"));
+                }
             }
+        } catch (java.nio.file.InvalidPathException e) {
+            return List.of(); // the child's names are not this file system's: nothing to compare
         }
         if (away.isEmpty()) {
             return List.of();
