@@ -109,6 +109,8 @@ public enum FindingId {
             + " loader's order); a warning when that is not its own wheel's, or none", INFO, WARN),
     CUDNN_PRELOADED("cudnn.preloaded", "a cuDNN library named by LD_PRELOAD or /etc/ld.so.preload, which wins over every folder;"
             + " an error when it is the verified major from another copy", ERROR, WARN, INFO),
+    CUDNN_SUBLIBRARY_ELSEWHERE("cudnn.sublibrary-elsewhere", "the probe's program-like load mapped a cuDNN sub-library from"
+            + " another folder than the main library's (an empty LD_LIBRARY_PATH entry: the current folder)", WARN),
     CUDNN_SHADOWED("cudnn.shadowed", "loading by name finds another file than the toolkit's", ERROR),
     CUDNN_CUDART_MISMATCH("cudnn.cudart-mismatch", "built for another CUDA major than the toolkit", ERROR),
     CUDNN_HANDLE_FAILED("cudnn.handle-failed", "cudnnCreate failed although a driver is present", ERROR),

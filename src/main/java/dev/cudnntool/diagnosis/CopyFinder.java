@@ -80,6 +80,11 @@ public final class CopyFinder {
             places.add(new Place(p, CudnnCopy.Origin.PATH, p.getParent() == null ? null : p.getParent().resolve("include")));
         }
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
+        if (!host.windows()) {
+            for (Path p : ldSoConfFolders(host, cache)) {
+                places.add(new Place(p, CudnnCopy.Origin.LDCONFIG, p.getParent() == null ? null : p.getParent().resolve("include")));
+            }
+        }
         Map<Integer, Optional<Path>> winners = new LinkedHashMap<>();
         List<CudnnCopy> out = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>(); // linear in the copies (#32 item 7)
@@ -101,6 +106,31 @@ public final class CopyFinder {
                         List.of(), List.of()).map(h -> host.realPath(h.file())));
                 boolean wins = winner.isPresent() && host.samePath(winner.get(), real);
                 out.add(new CudnnCopy(lib.toString(), major, version, place.origin(), wins, place.includeDir(), List.of()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Folders the loader reaches only through its configuration (#33 item 2): each absolute folder line of
+     * {@code /etc/ld.so.conf} and {@code /etc/ld.so.conf.d/*.conf}, and the folder of every cuDNN library
+     * {@code /etc/ld.so.cache} names (a folder ldconfig was given once). Places already looked at come first in
+     * {@link #find}, so a folder listed here is a copy of its own only where nothing else found it.
+     */
+    static List<Path> ldSoConfFolders(Host host, LdSoCache cache) {
+        List<Path> out = new ArrayList<>();
+        for (String line : new dev.cudnntool.host.searchpath.LdSoConfPathStore(host).persistentEntries()) {
+            if (line.startsWith("/") && out.size() < 256) {
+                try {
+                    add(out, host.path(line));
+                } catch (RuntimeException e) {
+                    // a line that is no path on this file system names no folder
+                }
+            }
+        }
+        for (LdSoCache.Entry e : cache.entries()) {
+            if (e.name().startsWith("libcudnn") && e.path() != null && e.path().getParent() != null && out.size() < 512) {
+                add(out, e.path().getParent());
             }
         }
         return out;

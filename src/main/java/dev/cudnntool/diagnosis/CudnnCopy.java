@@ -27,7 +27,8 @@ public record CudnnCopy(String path, @JsonIgnore int major, String version, Orig
 
     /** How the copy got onto the machine. */
     public enum Origin {
-        TOOLKIT, SYSTEM, PIP, CONDA, PATH, TARGET, INSTALLER;
+        /** LDCONFIG: a folder named only by /etc/ld.so.conf or a file of /etc/ld.so.conf.d (#33 item 2). */
+        TOOLKIT, SYSTEM, PIP, CONDA, PATH, TARGET, INSTALLER, LDCONFIG;
 
         @JsonValue
         public String label() {

@@ -19,15 +19,60 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"library", "loadedPath", "loadedByNamePath", "byNameError", "version", "versionString",
         "cudartVersion", "cudartVersionString", "properties", "maxDeviceVersion", "handleStatus", "handleStatusName",
-        "subLibraries", "loadError", "childExit", "crashed", "timedOut", "lastCall", "stderrTail", "crash"})
+        "subLibraries", "loadError", "childExit", "crashed", "timedOut", "lastCall", "stderrTail", "crash",
+        "versionChecks", "mapped"})
 public record ProbeResult(@JsonIgnore Load load, @JsonIgnore Versions versions, @JsonIgnore Handle handle,
-                          @JsonIgnore Ending ending) {
+                          @JsonIgnore Ending ending, @JsonIgnore Program program) {
 
     public ProbeResult {
         load = load == null ? Load.NONE : load;
         versions = versions == null ? Versions.NONE : versions;
         handle = handle == null ? Handle.NONE : handle;
         ending = ending == null ? Ending.NONE : ending;
+        program = program == null ? Program.NONE : program;
+    }
+
+    /** A result with nothing of the program-like load (no version checks, nothing mapped listed). */
+    public ProbeResult(Load load, Versions versions, Handle handle, Ending ending) {
+        this(load, versions, handle, ending, null);
+    }
+
+    /**
+     * What the library did when called as a program calls it: cuDNN's own per-sub-library version checks
+     * ({@code versionChecks}), and the cuDNN files the loader then had mapped ({@code mapped}; empty where the
+     * operating system's list could not be read, e.g. on Windows).
+     */
+    public record Program(List<VersionCheck> versionChecks, List<Mapped> mapped) {
+        static final Program NONE = new Program(List.of(), List.of());
+
+        public Program {
+            versionChecks = versionChecks == null ? List.of() : List.copyOf(versionChecks);
+            mapped = mapped == null ? List.of() : List.copyOf(mapped);
+        }
+    }
+
+    /** One version check: the function, its status (0 agrees, 1002 sub-library version mismatch) and its name. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record VersionCheck(String function, int status, String statusName) {
+    }
+
+    /** A cuDNN file the loader mapped, with its own version read from the file (null when it exports none). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Mapped(String path, String version) {
+    }
+
+    /** Absent from the JSON when empty (an older child, Windows, a load that stopped before). */
+    @JsonProperty
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public List<VersionCheck> versionChecks() {
+        return program.versionChecks();
+    }
+
+    /** Absent from the JSON when empty (an older child, Windows, a load that stopped before). */
+    @JsonProperty
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public List<Mapped> mapped() {
+        return program.mapped();
     }
 
     /**

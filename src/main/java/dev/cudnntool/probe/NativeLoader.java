@@ -8,6 +8,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.WString;
 import com.sun.jna.ptr.PointerByReference;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,8 +34,40 @@ interface NativeLoader {
 
     void close(Pointer handle);
 
+    /**
+     * The files the loader has mapped into this process, as the operating system lists them (Linux:
+     * {@code /proc/self/maps}), or null where this loader cannot list them (Windows: not listed; the
+     * probe then says nothing of what was mapped).
+     */
+    default List<String> mappedFiles() {
+        return null;
+    }
+
+    /**
+     * A mapped library's own version, read from the version symbol it exports ({@link SubLibraryVersion}), or
+     * null when it exports none or is not mapped.
+     */
+    default String ownVersion(String path) {
+        return null;
+    }
+
     static NativeLoader forThisPlatform() {
         return Platform.isWindows() ? new Windows() : new Posix();
+    }
+
+    /**
+     * Whether two names the loader gave are one file: a library found through an empty search-path entry is
+     * named relative to the current folder ("libcudnn_ops.so.9.5.1") where /proc/self/maps names it absolutely.
+     */
+    static boolean sameFile(String a, String b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        try {
+            return a.equals(b) || java.nio.file.Files.isSameFile(java.nio.file.Path.of(a), java.nio.file.Path.of(b));
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     static Function function(Pointer p) {
@@ -44,6 +77,9 @@ interface NativeLoader {
     final class Posix implements NativeLoader {
         static final int RTLD_LAZY = 1;
         static final int RTLD_NOW = 2;
+        static final int RTLD_NOLOAD = 4;
+        /** At most this much of /proc/self/maps is read (a JVM's maps is some hundred KiB). */
+        static final int MAPS_LIMIT = 16 << 20;
 
         public interface Dl extends Library {
             Pointer dlopen(String file, int mode);
@@ -115,6 +151,36 @@ interface NativeLoader {
         @Override
         public void close(Pointer handle) {
             dl.dlclose(handle);
+        }
+
+        @Override
+        public List<String> mappedFiles() {
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of("/proc/self/maps"))) {
+                return MappedFiles.parse(new String(in.readNBytes(MAPS_LIMIT), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (java.io.IOException | RuntimeException e) {
+                return null; // no /proc: nothing can be said of what was mapped
+            }
+        }
+
+        @Override
+        public String ownVersion(String path) {
+            Pointer h = dl.dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+            if (h == null) {
+                dl.dlerror();
+                return null;
+            }
+            try {
+                for (String symbol : SubLibraryVersion.SYMBOLS) {
+                    Pointer p = dl.dlsym(h, symbol);
+                    // dlsym with a handle searches the library's dependencies too: the symbol must be this file's own
+                    if (p != null && sameFile(path, fileOf(h, p))) {
+                        return SubLibraryVersion.decode(p.getInt(0));
+                    }
+                }
+                return null;
+            } finally {
+                dl.dlclose(h);
+            }
         }
     }
 

@@ -36,6 +36,18 @@ public enum ProbeEvent {
     MAX_DEVICE_VERSION("maxDeviceVersion"),
     /** cudnnCreate (status, statusName; destroyStatus after a handle was made). */
     HANDLE("handle"),
+    /**
+     * One of cuDNN's own per-sub-library version checks, called through the main library (function, status,
+     * statusName): 0 when the sub-library the loader found is of the main library's release, 1002
+     * (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH) when not. Measured here without a GPU: a matching 9.5.1, 9.24 or
+     * 8.9.7 answers 0 to every check; 9.24's ops library under 9.5.1's name answers 1002 to ops, cnn and adv.
+     */
+    VERSION_CHECK("versionCheck"),
+    /**
+     * A cuDNN file the loader mapped into the child, as the operating system lists it (path; version: the
+     * file's own version read from its exported version symbol, when it has one).
+     */
+    MAPPED("mapped"),
     /** A step ran past its own time limit (step, seconds); the child ends after it. */
     STEP_TIMED_OUT("stepTimedOut"),
     /** The child got to its end. */

@@ -26,6 +26,10 @@ import java.util.TimerTask;
 public final class ProbeMain {
     /** The child's exit status after a step ran past its time limit. */
     static final int EXIT_STEP_TIMED_OUT = 124;
+    /** {@code --order}: the program-like order ({@link #steps}), the default. */
+    static final String ORDER_PROGRAM = "program";
+    /** {@code --order}: the sub-libraries by path first ({@link #subLibrariesFirst}). */
+    static final String ORDER_SUBS_FIRST = "subs-first";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static PrintStream out;
 
@@ -44,6 +48,7 @@ public final class ProbeMain {
     private final String name;
     private final List<String> subs;
     private NativeLoader.Opened main;
+    private java.util.Set<String> mappedPaths = java.util.Set.of();
 
     ProbeMain(NativeLoader loader, String library, String name, List<String> subs) {
         this.loader = loader;
@@ -66,31 +71,107 @@ public final class ProbeMain {
         }
         String library = null;
         String name = null;
+        String order = ORDER_PROGRAM;
         List<String> subs = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--library" -> library = args[i + 1];
                 case "--name" -> name = args[i + 1];
                 case "--sub" -> subs.add(args[i + 1]);
+                case "--order" -> order = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        run(new ProbeMain(loader, library, name, subs).steps());
+        ProbeMain probe = new ProbeMain(loader, library, name, subs);
+        run(ORDER_SUBS_FIRST.equals(order) ? probe.subLibrariesFirst() : probe.steps());
         emit(event(ProbeEvent.DONE));
     }
 
-    /** The child's steps in order; a cuDNN call that computes something would follow the handle. */
+    /**
+     * cuDNN's own per-sub-library version checks, exported by the main library (nm -D of the real 9.5.1, 9.24
+     * and 8.9.7); each makes the dispatcher load its sub-library by name, as a program's first call would.
+     * Without a GPU a matching copy answers 0 to each (measured with 9.5.1, 9.24.0 and 8.9.7); 9.24's ops library
+     * under 9.5.1's name makes ops, cnn and adv answer 1002 (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH).
+     * A library that lacks one (9.5.1 has no cudnnSubquadraticOpsVersionCheck) is not asked.
+     */
+    static final List<String> VERSION_CHECKS = List.of("cudnnGraphVersionCheck", "cudnnOpsVersionCheck",
+            "cudnnCnnVersionCheck", "cudnnAdvVersionCheck", "cudnnSubquadraticOpsVersionCheck",
+            "cudnnOpsInferVersionCheck", "cudnnOpsTrainVersionCheck", "cudnnCnnInferVersionCheck",
+            "cudnnCnnTrainVersionCheck", "cudnnAdvInferVersionCheck", "cudnnAdvTrainVersionCheck");
+
+    /**
+     * The child's steps in order; a cuDNN call that computes something would follow the handle. Only the main
+     * library is loaded before cuDNN is called, by path as a program links it: its sub-libraries come the way a
+     * program gets them (the dispatcher loads them by name: LD_LIBRARY_PATH, then its RUNPATH $ORIGIN), and the
+     * files the loader then mapped are listed. The sub-libraries given by path are loaded last, each on its own,
+     * only to name a loader error in one the calls did not reach.
+     */
     List<Step> steps() {
         return List.of(
                 new Step("byName", Duration.ofSeconds(10), this::byName),
-                new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries),
                 new Step("loadMain", Duration.ofSeconds(10), this::loadMain),
                 new Step("version", Duration.ofSeconds(5), this::version),
                 new Step("cudartVersion", Duration.ofSeconds(5), () -> value("cudnnGetCudartVersion", ProbeEvent.CUDART_VERSION)),
                 new Step("properties", Duration.ofSeconds(5), this::properties),
                 new Step("maxDeviceVersion", Duration.ofSeconds(5),
                         () -> value("cudnnGetMaxDeviceVersion", ProbeEvent.MAX_DEVICE_VERSION)),
-                new Step("handle", Duration.ofSeconds(20), this::handle));
+                new Step("versionChecks", Duration.ofSeconds(15), this::versionChecks),
+                new Step("mapped", Duration.ofSeconds(5), this::mapped),
+                new Step("handle", Duration.ofSeconds(20), this::handle),
+                new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries));
+    }
+
+    /**
+     * The order before #33 item 1, for a second child after the program-like one died inside cuDNN (the dispatcher
+     * aborts on a sub-library it cannot load, and a damaged one kills the process inside the loader): each
+     * sub-library loaded by path first, each announced, so the loader's own error or the crash names the file.
+     */
+    List<Step> subLibrariesFirst() {
+        List<Step> out = new ArrayList<>();
+        out.add(new Step("byName", Duration.ofSeconds(10), this::byName));
+        out.add(new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries));
+        out.add(new Step("loadMain", Duration.ofSeconds(10), this::loadMain));
+        out.add(new Step("version", Duration.ofSeconds(5), this::version));
+        return out;
+    }
+
+    private boolean versionChecks() {
+        Pointer errString = loader.symbol(main.handle(), "cudnnGetErrorString");
+        for (String function : VERSION_CHECKS) {
+            Pointer f = loader.symbol(main.handle(), function);
+            if (f == null) {
+                continue;
+            }
+            emit(event(ProbeEvent.CALLING).put("function", function));
+            int status = NativeLoader.function(f).invokeInt(new Object[0]);
+            ObjectNode e = event(ProbeEvent.VERSION_CHECK).put("function", function).put("status", status);
+            if (errString != null) {
+                e.put("statusName", NativeLoader.function(errString).invokeString(new Object[] {status}, false));
+            }
+            emit(e);
+        }
+        return true;
+    }
+
+    /** The cuDNN files the loader has mapped by now, each with its own version where it exports one. */
+    private boolean mapped() {
+        List<String> files = loader.mappedFiles();
+        if (files == null) {
+            return true;
+        }
+        mappedPaths = new java.util.HashSet<>();
+        for (String f : files) {
+            if (MappedFiles.isCudnn(f)) {
+                mappedPaths.add(f);
+                ObjectNode e = event(ProbeEvent.MAPPED).put("path", f);
+                String own = loader.ownVersion(f);
+                if (own != null) {
+                    e.put("version", own);
+                }
+                emit(e);
+            }
+        }
+        return true;
     }
 
     /**
@@ -197,14 +278,29 @@ public final class ProbeMain {
         return true;
     }
 
+    private static String realPath(String path) {
+        try {
+            return java.nio.file.Path.of(path).toRealPath().toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return path;
+        }
+    }
+
     /**
-     * Loads each sub-library on its own with every symbol bound now. They need each other
+     * Loads each sub-library not mapped yet on its own with every symbol bound now. They need each other
      * (cnn_infer needs ops_infer) and only the main library carries RUNPATH $ORIGIN, so the loader
      * finds a sibling only once it is loaded: retry in passes until a pass loads nothing new.
      * What still fails then fails for a reason of its own (missing, wrong release, wrong arch).
      */
     private boolean loadSubLibraries() {
-        List<String> left = new ArrayList<>(subs);
+        List<String> left = new ArrayList<>();
+        for (String sub : subs) {
+            if (mappedPaths.contains(realPath(sub))) {
+                emit(event(ProbeEvent.SUB_LIBRARY).put("path", sub).put("loaded", true)); // the calls above loaded it
+            } else {
+                left.add(sub);
+            }
+        }
         java.util.Map<String, NativeLoader.Opened> last = new java.util.HashMap<>();
         boolean progress = true;
         while (!left.isEmpty() && progress) {

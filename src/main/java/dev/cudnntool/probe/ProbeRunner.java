@@ -134,13 +134,28 @@ public final class ProbeRunner implements Prober {
             started = warm;
             warm = null;
         }
-        if (started != null) {
-            return parse(library.toString(), started.finish(String.join("\n", args) + "\n", TIMEOUT));
+        ProbeResult first = started != null
+                ? parse(library.toString(), started.finish(String.join("\n", args) + "\n", TIMEOUT))
+                : parse(library.toString(), runner.run(command(args), TIMEOUT));
+        if (!first.crashed() || subLibraries.isEmpty()) {
+            return first;
         }
+        // The program-like child died inside cuDNN or the loader: the dispatcher aborts on a sub-library it cannot
+        // load without naming why, and a damaged file kills the child while mapped unannounced. A second child
+        // loads each sub-library by path first, so the loader's own error or the crash names the file.
+        List<String> again = new ArrayList<>(args);
+        again.addAll(List.of("--order", ProbeMain.ORDER_SUBS_FIRST));
+        ProbeResult second = parse(library.toString(), runner.run(command(again), TIMEOUT));
+        boolean names = second.subLibraries().stream().anyMatch(s -> !s.loaded())
+                || second.crash() != null && second.crash().loading() != null;
+        return names ? second : first;
+    }
+
+    private List<String> command(List<String> args) {
         List<String> cmd = new ArrayList<>(javaCommand);
         cmd.add(ProbeMain.class.getName());
         cmd.addAll(args);
-        return parse(library.toString(), runner.run(cmd, TIMEOUT));
+        return cmd;
     }
 
     /**
@@ -195,6 +210,8 @@ public final class ProbeRunner implements Prober {
         boolean stepTimedOut = false;
         String loading = null;
         List<ProbeResult.SubLibrary> subs = new ArrayList<>();
+        List<ProbeResult.VersionCheck> checks = new ArrayList<>();
+        List<ProbeResult.Mapped> mapped = new ArrayList<>();
         for (String line : r.out().split("\\R")) {
             if (!line.startsWith("{")) {
                 continue;
@@ -229,6 +246,17 @@ public final class ProbeRunner implements Prober {
                     handle = e.number("status") == null ? null : e.number("status").intValue();
                     handleName = text(e, "statusName");
                 }
+                case VERSION_CHECK -> {
+                    if (text(e, "function") != null && e.number("status") != null) {
+                        checks.add(new ProbeResult.VersionCheck(text(e, "function"), e.number("status").intValue(),
+                                text(e, "statusName")));
+                    }
+                }
+                case MAPPED -> {
+                    if (text(e, "path") != null) {
+                        mapped.add(new ProbeResult.Mapped(text(e, "path"), text(e, "version")));
+                    }
+                }
                 case STEP_TIMED_OUT -> stepTimedOut = true;
                 case DONE -> done = true;
             }
@@ -246,7 +274,8 @@ public final class ProbeRunner implements Prober {
                 new ProbeResult.Versions(version, versionString, cudart, cudartString, props, maxDev),
                 new ProbeResult.Handle(handle, handleName),
                 new ProbeResult.Ending(r.started() && !timedOut ? r.exitCode() : null, crashed, timedOut,
-                        done ? null : lastCall, crashed || timedOut ? tail : null, crash));
+                        done ? null : lastCall, crashed || timedOut ? tail : null, crash),
+                new ProbeResult.Program(checks, mapped));
     }
 
     private static final java.util.regex.Pattern SIGNAL = java.util.regex.Pattern.compile(

@@ -52,6 +52,8 @@ public final class ProbeCheck {
             out.add(crashFinding(p));
         }
         out.addAll(shadowed(host, p));
+        out.addAll(subLibraryVersions(p));
+        out.addAll(mappedElsewhere(host, p));
         out.addAll(versions(p, header, toolkitCuda));
         out.addAll(handle(host, p, driver));
         return out;
@@ -95,6 +97,71 @@ public final class ProbeCheck {
                         + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")"),
                 "remove the other copy's folder from " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH")
                         + " or delete it; put " + host.path(p.loadedPath()).getParent() + " first"));
+    }
+
+    /**
+     * cuDNN's own per-sub-library version checks and each mapped file's own version, against the main library's
+     * answer: 9.24's ops library under 9.5.1's name loads, but cudnnOpsVersionCheck answers 1002
+     * (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH) and the file's version symbol says 9.24.0. A matching copy answers
+     * 0 to every check without a GPU (measured with the real 9.5.1, 9.24.0 and 8.9.7).
+     */
+    static List<Finding> subLibraryVersions(ProbeResult p) {
+        List<String> failed = new ArrayList<>();
+        for (ProbeResult.VersionCheck c : p.versionChecks()) {
+            if (c.status() != 0) {
+                failed.add(c.function() + " answered " + c.status() + (c.statusName() == null ? "" : " " + c.statusName()));
+            }
+        }
+        List<String> other = new ArrayList<>();
+        for (ProbeResult.Mapped m : p.mapped()) {
+            if (m.version() != null && p.versionString() != null && !m.version().equals(p.versionString())) {
+                other.add(m.path() + " is cuDNN " + m.version());
+            }
+        }
+        if (failed.isEmpty() && other.isEmpty()) {
+            return List.of();
+        }
+        String main = p.loadedPath() + (p.versionString() == null ? "" : " (cuDNN " + p.versionString() + ")");
+        return List.of(Finding.error(FindingId.CUDNN_MIXED_VERSIONS, "sub-libraries of another release than the main library "
+                        + main + ": " + String.join("; ", failed) + (failed.isEmpty() || other.isEmpty() ? "" : "; ")
+                        + String.join("; ", other) + " (each file's own version, not its name)",
+                Fix.reinstall("sub-libraries from different cuDNN releases are mixed: " + REINSTALL)));
+    }
+
+    /**
+     * A cuDNN file the program-like load mapped from another folder than the main library's: the dispatcher
+     * loads its sub-libraries by name, LD_LIBRARY_PATH before its own RUNPATH $ORIGIN, and tries the full-version
+     * name first (libcudnn_ops.so.9.5.1, then .so.9.5, .so.9, .so: seen with LD_DEBUG on the real 9.5.1), so a
+     * file of that name in a folder of LD_LIBRARY_PATH, or in the current folder through an empty entry, wins.
+     */
+    static List<Finding> mappedElsewhere(Host host, ProbeResult p) {
+        if (p.loadedPath() == null || p.mapped().isEmpty()) {
+            return List.of();
+        }
+        Path home;
+        List<String> away = new ArrayList<>();
+        try {
+            home = host.path(p.loadedPath()).getParent();
+            for (ProbeResult.Mapped m : p.mapped()) {
+                Path dir = host.path(m.path()).getParent();
+                if (home != null && dir != null && !host.sameFile(home, dir)) {
+                    away.add(m.path() + (m.version() == null ? "" : " (cuDNN " + m.version() + ")"));
+                }
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            return List.of(); // the child's names are not this file system's: nothing to compare
+        }
+        if (away.isEmpty()) {
+            return List.of();
+        }
+        String ld = host.windows() ? null : host.env("LD_LIBRARY_PATH");
+        boolean empty = ld != null && (ld.isEmpty() || ld.startsWith(":") || ld.endsWith(":") || ld.contains("::"));
+        return List.of(Finding.warn(FindingId.CUDNN_SUBLIBRARY_ELSEWHERE, "a program loading " + p.loadedPath()
+                        + " gets " + String.join(", ", away) + " from another folder than " + home
+                        + (empty ? " (LD_LIBRARY_PATH has an empty entry, which means the current folder)" : ""),
+                (empty ? "remove the empty entry from LD_LIBRARY_PATH (no leading, trailing or doubled ':'); " : "")
+                        + "remove that folder from LD_LIBRARY_PATH or the stray files from it, so cuDNN's sub-libraries come from "
+                        + home));
     }
 
     /** The library's answer against the header and the toolkit's CUDA. */

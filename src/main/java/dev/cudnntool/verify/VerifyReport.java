@@ -21,7 +21,21 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
                            InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
-                           boolean ok, List<CudnnCopy> copies, List<FrameworkReport> frameworks) {
+                           boolean ok, List<CudnnCopy> copies, List<FrameworkReport> frameworks, CudnnCopy judged) {
+
+    /**
+     * @param judged the discovered copy plain verify judged as the target (#33 item 2: the toolkit or prefix holds no
+     *               cuDNN; a copy programs get by name, or the active environment's), or null
+     */
+    public VerifyReport {
+    }
+
+    /** A report whose target is the toolkit or prefix (or none), not a discovered copy. */
+    public VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
+                        InstallTarget target, InstalledCudnn cudnn, ProbeResult probe, List<Finding> findings,
+                        boolean ok, List<CudnnCopy> copies, List<FrameworkReport> frameworks) {
+        this(platform, driver, toolkit, toolkitsFound, target, cudnn, probe, findings, ok, copies, frameworks, null);
+    }
 
     /** A report whose frameworks are not looked at (yet). */
     public VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit, List<Toolkit> toolkitsFound,
@@ -46,5 +60,22 @@ public record VerifyReport(Platform platform, DriverInfo driver, Toolkit toolkit
         List<Finding> all = new ArrayList<>(findings);
         (copies == null ? List.<CudnnCopy>of() : copies).forEach(c -> all.addAll(c.findings() == null ? List.of() : c.findings()));
         return Verdict.notChecked(all);
+    }
+
+    /** The judged copy's kind for JSON {@code target.kind}, or null. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String judgedKind() {
+        return judged == null ? null : DiscoveredTarget.kind(judged);
+    }
+
+    /** The judged copy's library folder, or null. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String judgedFolder() {
+        if (judged == null) {
+            return null;
+        }
+        String p = judged.path();
+        int cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+        return cut > 0 ? p.substring(0, cut) : p;
     }
 }

@@ -66,8 +66,24 @@ public final class VerifyService {
                     : OwnersFixes.apply(diagnose(copy), copy.owner()))).toList();
             ok &= copies.stream().noneMatch(c -> Finding.anyError(c.findings()));
         }
+        List<CudnnCopy> chosen = DiscoveredTarget.chosen(host, d);
+        CudnnCopy judged = null;
+        if (!chosen.isEmpty()) {
+            List<CudnnCopy> withFindings = new ArrayList<>();
+            for (CudnnCopy copy : copies) {
+                if (chosen.contains(copy)) {
+                    List<Finding> own = DiscoveredTarget.judge(d, copy, this::diagnose);
+                    findings.addAll(own);
+                    ok &= !Finding.anyError(own);
+                    copy = copy.withFindings(own);
+                    judged = judged == null ? copy : judged;
+                }
+                withFindings.add(copy);
+            }
+            copies = List.copyOf(withFindings);
+        }
         return new VerifyReport(d.platform(), d.driver().driver(), d.toolkit(), d.toolkitsFound(), d.target(), d.cudnn(), d.probe(),
-                List.copyOf(findings), ok, copies, List.copyOf(frameworks));
+                List.copyOf(findings), ok, copies, List.copyOf(frameworks), judged);
     }
 
     /** The target's checks in order, what another finding says better left out, then cudnn.ok when nothing is an error. */
@@ -121,7 +137,7 @@ public final class VerifyService {
                     found.fileVersions(), found.otherMajors());
         }
         InstallFiles.files(host, found, out);
-        out.addAll(DependencyCheck.findings(host, found, cudaMajorOf(copy)));
+        out.addAll(DependencyCheck.findings(host, found, DiscoveredTarget.cudaMajorOf(copy)));
         if (!Finding.anyError(out)) {
             out.add(Finding.info(FindingId.CUDNN_OK, "cuDNN " + (copy.version() == null ? copy.major() : copy.version()) + " in "
                     + found.runtimeDir() + " (files checked, not loaded)"));

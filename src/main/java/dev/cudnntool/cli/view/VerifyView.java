@@ -38,7 +38,14 @@ public final class VerifyView {
         Json.put(doc, "driver", r.driver());
         Json.put(doc, "toolkit", r.toolkit());
         Json.put(doc, "toolkitsFound", r.toolkitsFound());
-        Json.put(doc, "target", r.target());
+        if (r.judged() != null && r.cudnn() == null) {
+            // #33 item 2: the copy plain verify judged, by its owner's kind (pip, conda, dpkg, rpm)
+            var t = doc.putObject("target");
+            t.put("kind", r.judgedKind());
+            t.put("path", r.judgedFolder());
+        } else {
+            Json.put(doc, "target", r.target());
+        }
         Json.put(doc, "cudnn", r.cudnn());
         Json.put(doc, "probe", r.probe());
         Json.put(doc, "copies", r.copies());
