@@ -41,7 +41,7 @@ final class VerifyChecks {
             VerifyChecks::preload, VerifyChecks::gpu, VerifyChecks::expected);
 
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
-            d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies()),
+            d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies(), d.environments()),
             d -> LoaderPath.environmentFindings(d.host()),
             d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of()); // with a copy, said by preload
 
