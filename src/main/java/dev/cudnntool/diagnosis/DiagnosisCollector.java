@@ -38,7 +38,7 @@ public final class DiagnosisCollector {
      */
     public Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable) {
         Platform platform = Platform.detect(host);
-        ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locate(host, q.cudaPath(), null);
+        ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locateForVerify(host, q.cudaPath());
         Toolkit toolkit = located == null ? null : located.chosen();
         InstallTarget target = target(q, toolkit);
         Folders folders = target == null ? new Folders(List.of(), null, null) : folders(target);
