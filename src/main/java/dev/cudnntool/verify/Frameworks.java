@@ -262,6 +262,53 @@ final class Frameworks {
         return out;
     }
 
+    /**
+     * #33 item 4: the GPU against every framework copy that runs, not only the target. A framework whose cuDNN is a
+     * CUDA 13 build (nvidia-cudnn-cu13) on a GPU CUDA 13 dropped (Pascal, compute capability 6.1) is
+     * {@code cudnn.gpu-unsupported} (error), with the build for the newest CUDA major that still runs there.
+     */
+    static List<Finding> gpuFindings(List<FrameworkReport> reports, DriverInfo driver) {
+        List<Finding> out = new ArrayList<>();
+        if (driver == null || !driver.present()) {
+            return out;
+        }
+        for (FrameworkReport r : reports) {
+            Integer cuda = r.loads() == null ? null : r.loads().cudaMajor();
+            if (cuda == null) {
+                continue;
+            }
+            for (NvidiaSmi.Gpu gpu : driver.gpus()) {
+                Optional<String> dropped = DriverMinimums.gpuDroppedBy(cuda, gpu.computeCapability());
+                if (dropped.isEmpty()) {
+                    continue;
+                }
+                int runs = cuda - 1;
+                while (runs > 11 && DriverMinimums.gpuDroppedBy(runs, gpu.computeCapability()).isPresent()) {
+                    runs--;
+                }
+                out.add(Finding.error(FindingId.CUDNN_GPU_UNSUPPORTED, r.name() + " " + r.version() + " in " + r.site()
+                                + " is a CUDA " + cuda + " build (its cuDNN " + (r.loads().version() == null ? "" : r.loads().version() + " ")
+                                + "at " + r.loads().path() + ") and cannot run on the " + gpu.name() + ": " + dropped.get(),
+                        "in that environment, install the CUDA " + runs + " build of " + r.name()
+                                + (r.name().equals("torch") ? " (pip install --force-reinstall torch --index-url"
+                                + " https://download.pytorch.org/whl/" + torchIndex(runs) + ")"
+                                : " and nvidia-cudnn-cu" + runs) + "; CUDA " + runs + " still runs on compute capability "
+                                + gpu.computeCapability()));
+                break; // one finding per framework names the fix
+            }
+        }
+        return out;
+    }
+
+    /** PyTorch's wheel index of the newest toolkit minor it builds for a CUDA major (cu126 for 12, cu118 for 11). */
+    static String torchIndex(int cudaMajor) {
+        return switch (cudaMajor) {
+            case 11 -> "cu118";
+            case 12 -> "cu126";
+            default -> "cu" + cudaMajor + "0";
+        };
+    }
+
     private static String fix(FrameworkReport r) {
         String via = r.loads() == null ? "" : r.loads().via();
         if (via.startsWith("the DT_RPATH of the executable ")) {
