@@ -309,7 +309,44 @@ final class Frameworks {
         };
     }
 
-    private static String fix(FrameworkReport r) {
+    /** The problem texts whose fix is not cuDNN's (#33 item 3): cuBLASLt missing, a driver below the build's floor. */
+    private static final Pattern CUBLAS_PROBLEM = Pattern.compile("^libcublasLt\\.so\\.(\\d{1,3}) \\(cuBLASLt of CUDA");
+    private static final Pattern DRIVER_PROBLEM = Pattern.compile("^its cuDNN is built for CUDA (\\d{1,3}), which needs driver (\\S+) or newer");
+
+    /**
+     * The fix follows from the cause (#33 item 3): a missing cuBLASLt is its pip package, not a reinstall of cuDNN;
+     * a driver too old is a driver update or the build for the CUDA major before, never the same wheel again. Other
+     * problems keep {@link #cudnnFix}.
+     */
+    static String fix(FrameworkReport r) {
+        List<String> fixes = new ArrayList<>();
+        boolean other = false;
+        for (String p : r.problems()) {
+            if (p.startsWith(MIXED)) {
+                continue;
+            }
+            Matcher cublas = CUBLAS_PROBLEM.matcher(p);
+            Matcher drv = DRIVER_PROBLEM.matcher(p);
+            if (cublas.find()) {
+                int cuda = Integer.parseInt(cublas.group(1));
+                fixes.add("cuBLASLt is missing, not cuDNN: in that environment, pip install "
+                        + (cuda >= 13 ? "nvidia-cublas==" + cuda + ".*" : "nvidia-cublas-cu" + cuda));
+            } else if (drv.find()) {
+                int cuda = Integer.parseInt(drv.group(1));
+                fixes.add("update the NVIDIA driver to " + drv.group(2) + " or newer (or use the " + r.name() + " build for CUDA "
+                        + (cuda - 1) + (r.name().equals("torch") ? ": pip install --force-reinstall torch --index-url"
+                        + " https://download.pytorch.org/whl/" + torchIndex(cuda - 1) : ", with nvidia-cudnn-cu" + (cuda - 1)) + ")");
+            } else {
+                other = true;
+            }
+        }
+        if (other || fixes.isEmpty()) {
+            fixes.add(0, cudnnFix(r));
+        }
+        return String.join("; ", fixes);
+    }
+
+    private static String cudnnFix(FrameworkReport r) {
         String via = r.loads() == null ? "" : r.loads().via();
         if (via.startsWith("the DT_RPATH of the executable ")) {
             return via.substring("the DT_RPATH of ".length()) + " searches the folder of " + r.loads().path() + " before LD_LIBRARY_PATH"

@@ -56,4 +56,24 @@ class CauseFixesTest {
         assertTrue(f.get(0).fix().startsWith("update the NVIDIA driver to 525.60.13") && f.get(0).fix().contains("cuDNN build for CUDA 11"),
                 f.get(0).fix());
     }
+
+    private static FrameworkReport torch(String... problems) {
+        return new FrameworkReport("torch", "2.14.1", "/venv/site-packages", "nvidia-cudnn-cu13==9.24.0.43",
+                new FrameworkReport.Loads("/venv/site-packages/nvidia/cudnn/lib/libcudnn.so.9", "9.24.0", 13, "its DT_RUNPATH", "pip"),
+                false, List.of(problems));
+    }
+
+    @Test
+    void aFrameworksFixFollowsFromItsCauseNeverTheSameWheelAgain() {
+        String cublas = Frameworks.fix(torch("libcublasLt.so.12 (cuBLASLt of CUDA 12) is not found where cuDNN opens it (x)"));
+        assertEquals("cuBLASLt is missing, not cuDNN: in that environment, pip install nvidia-cublas-cu12", cublas);
+        String driver = Frameworks.fix(torch("its cuDNN is built for CUDA 13, which needs driver 580.65.06 or newer; this driver is 550.54.14"));
+        assertTrue(driver.startsWith("update the NVIDIA driver to 580.65.06 or newer (or use the torch build for CUDA 12")
+                && driver.contains("whl/cu126"), driver);
+        assertFalse(driver.contains("nvidia-cudnn-cu13"), driver);
+        // another problem keeps the cuDNN fix, and the cause's fix follows it
+        String both = Frameworks.fix(torch("it gets cuDNN 9.1.0, not 9.24.0.43",
+                "libcublasLt.so.13 (cuBLASLt of CUDA 13) is not found where cuDNN opens it (x)"));
+        assertTrue(both.contains("nvidia-cudnn-cu13==9.24.0.43") && both.endsWith("pip install nvidia-cublas==13.*"), both);
+    }
 }

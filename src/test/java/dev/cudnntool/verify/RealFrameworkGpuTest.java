@@ -42,4 +42,37 @@ class RealFrameworkGpuTest {
         assertTrue(f.get(0).fix().contains("cu126"), f.get(0).fix());
         assertEquals(List.of(), Frameworks.gpuFindings(reports, FrameworkGpuTest.driver("Tesla T4", "7.5")));
     }
+
+    @Test
+    void theRealTorchWithoutItsCublasLtIsToldToInstallNvidiaCublasNotToReinstallCudnn() throws Exception {
+        Path site = RealWheels.linkVenv(tmp.resolve("venv"));
+        java.nio.file.Files.delete(site.resolve("nvidia/cu13/lib/libcublasLt.so.13"));
+        Host host = new Host(FileSystems.getDefault(), Map.of("PATH", "/usr/bin:/bin"), OsFamily.LINUX, Arch.X86_64, 64,
+                new SystemProcessRunner());
+        List<FrameworkReport> reports = Frameworks.analyse(host, List.of(site), Frameworks.TORCH, List.of(), dev.cudnntool.host.DriverInfo.NONE,
+                c -> List.of());
+        List<Finding> f = Frameworks.findings(reports).stream().filter(x -> x.id().equals("framework.mismatch")).toList();
+        assertEquals(1, f.size(), reports.toString());
+        assertTrue(f.get(0).message().contains("libcublasLt.so.13"), f.get(0).message());
+        assertTrue(f.get(0).fix().startsWith("cuBLASLt is missing, not cuDNN: in that environment, pip install nvidia-cublas==13.*"),
+                f.get(0).fix());
+        assertTrue(!f.get(0).fix().contains("nvidia-cudnn"), f.get(0).fix());
+    }
+
+    @Test
+    void realCudnn951ForCuda12OnAK80WithDriver470NamesWhatItCanStillUseNotDriver525() {
+        Path lib = dev.cudnntool.testing.RealCudnn.linux(9);
+        dev.cudnntool.diagnosis.ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new SystemProcessRunner(),
+                dev.cudnntool.probe.ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, List.of());
+        dev.cudnntool.host.CudaVersion built = dev.cudnntool.host.CudaVersion.parse(p.cudartVersionString()).orElseThrow();
+        assertEquals(12, built.major(), p.toString());
+        Host host = new Host(FileSystems.getDefault(), Map.of("PATH", "/usr/bin:/bin"), OsFamily.LINUX, Arch.X86_64, 64,
+                new SystemProcessRunner());
+        var k80 = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "470.256.02", "11.4",
+                List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("Tesla K80", "470.256.02", "3.7")));
+        List<Finding> f = DriverFit.findings(host, k80, built);
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("no driver newer than the 470 branch"), f.get(0).message());
+        assertTrue(!f.get(0).fix().contains("525") && f.get(0).fix().contains("CUDA 11"), f.get(0).fix());
+    }
 }
