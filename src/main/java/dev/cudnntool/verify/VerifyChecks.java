@@ -150,6 +150,10 @@ final class VerifyChecks {
             // said better, with the right fix, by cudnn.no-soname-link
             return byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
         }
+        if (!d.host().windows() && LinkChecks.loop(d.cudnn().runtimeDir().resolve(d.bareName())).isPresent()) {
+            // #33 item 6: a soname link that loops is said, with the chain and its fix, by cudnn.dangling-link
+            return byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
+        }
         return byName;
     }
 

@@ -62,4 +62,31 @@ class RealRoundFourTest {
         assertTrue(RealVerify.findings(quiet, "cudnn.two-cudarts").stream().noneMatch(x -> x.get("message").asText().startsWith("torch in ")),
                 quiet.get("findings").toString());
     }
+
+    @Test
+    void aSonameLinkLoopOverRealCudnnIsADanglingLinkAndNotAlsoNotFoundByName() throws Exception {
+        Path tk = RealVerify.toolkit(tmp);
+        Path lib = tk.resolve("lib64");
+        Files.delete(lib.resolve("libcudnn.so.9"));
+        Files.createSymbolicLink(lib.resolve("libcudnn.so.9"), lib.getFileSystem().getPath("libcudnn.so")); // .so -> .so.9 -> .so
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        boolean loop = false;
+        for (JsonNode f : RealVerify.findings(doc, "cudnn.dangling-link")) {
+            loop |= f.get("message").asText().contains("loop");
+        }
+        assertTrue(loop, doc.get("findings").toString());
+        assertEquals(0, RealVerify.findings(doc, "cudnn.not-found-by-name").size(), doc.get("findings").toString());
+    }
+
+    @Test
+    void aDanglingDevLinkToCudnn8BesideRealCudnn9IsADevLinkMismatch() throws Exception {
+        Path tk = RealVerify.toolkit(tmp);
+        Path lib = tk.resolve("lib64");
+        Files.delete(lib.resolve("libcudnn.so"));
+        Files.createSymbolicLink(lib.resolve("libcudnn.so"), lib.getFileSystem().getPath("libcudnn.so.8")); // cuDNN 8 was removed
+        JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
+        JsonNode f = RealVerify.finding(doc, "cudnn.dev-link-mismatch");
+        assertTrue(f.get("message").asText().contains("libcudnn.so -> libcudnn.so.8 (cuDNN 8, no longer there"), f.toString());
+        assertTrue(f.get("fix").asText().contains("ln -sfn libcudnn.so.9 " + lib.resolve("libcudnn.so")), f.toString());
+    }
 }
