@@ -56,6 +56,7 @@ public enum FindingId {
     TOOLKIT_CUDA_MAJOR_MISMATCH("toolkit.cuda-major-mismatch", "the archive is built for another CUDA major than the toolkit", ERROR),
     TOOLKIT_UNSUPPORTED_MINOR("toolkit.unsupported-minor", "the toolkit is outside the release's supported range", WARN),
     TOOLKIT_OK("toolkit.ok", "the toolkit and which rule chose it", INFO),
+    TOOLKIT_ENV_MISMATCH("toolkit.env-mismatch", "CUDA_PATH, CUDA_HOME and the nvcc on PATH name different toolkits", WARN),
     SEARCH_PATH_MISSING("search-path.missing", "the library folder is not on the loader's search path", WARN),
     SEARCH_PATH_CURRENT_DIR("search-path.current-dir", "an empty LD_LIBRARY_PATH entry, which means the current folder", WARN),
     SEARCH_PATH_CONF_SKIPPED("search-path.conf-skipped", "a line or file of ld.so.conf the tool did not follow", WARN),

@@ -45,7 +45,8 @@ public final class DiagnosisCollector {
 
     private Diagnosis collect(Diagnosis.Question q, BiPredicate<InstalledCudnn, Toolkit> loadable, List<FolderListing.Cut> cuts) {
         Platform platform = platform();
-        ToolkitLocator.Selection located = located(q.cudaPath(), q.prefix(), null);
+        // verify's order (#33 item 4): --cuda-path, CUDA_PATH, CUDA_HOME, the nvcc on PATH, then the usual places
+        ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locateForVerify(host, q.cudaPath());
         Toolkit toolkit = located == null ? null : located.chosen();
         InstallTarget target = target(q, toolkit);
         Folders folders = target == null ? new Folders(List.of(), null, null) : folders(target);

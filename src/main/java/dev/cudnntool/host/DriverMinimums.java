@@ -51,6 +51,43 @@ public final class DriverMinimums {
                 + "): no CUDA " + cudaMajor + " build runs on compute capability " + cc);
     }
 
+    /**
+     * The newest driver branch NVIDIA ships for a GPU generation, where it stopped: Fermi (compute capability 2.x)
+     * 390, Kepler (3.x) 470, Maxwell, Pascal and Volta (5.0 to 7.2) 580 (NVIDIA: R580 is the last branch for
+     * them). Empty for Turing and later, or when {@code cc} is not a compute capability.
+     */
+    public static Optional<Integer> newestDriverBranch(String cc) {
+        if (cc == null || !cc.matches("\\d{1,2}\\.\\d{1,2}")) {
+            return Optional.empty();
+        }
+        String[] p = cc.split("\\.");
+        int major = Integer.parseInt(p[0]);
+        int minor = Integer.parseInt(p[1]);
+        if (major <= 2) {
+            return Optional.of(390);
+        }
+        if (major <= 4) {
+            return Optional.of(470);
+        }
+        if (major < 7 || (major == 7 && minor < 5)) {
+            return Optional.of(580);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether no driver this GPU can get reaches {@code minimum} ("525.60.13"): its newest branch is older. Then
+     * "update the driver" is no fix; only a build for an older CUDA major is.
+     */
+    public static boolean outOfReach(String cc, String minimum) {
+        Optional<Integer> newest = newestDriverBranch(cc);
+        if (newest.isEmpty() || minimum == null) {
+            return false;
+        }
+        String branch = minimum.split("\\.")[0];
+        return branch.matches("\\d{1,4}") && Integer.parseInt(branch) > newest.get();
+    }
+
     /** The driver minimum of the support-matrix row that fits, where the matrix publishes one; else the CUDA major's. */
     public static Optional<String> minimum(SupportMatrix.Fit fit, int cudaMajor, OsFamily os) {
         return fit.driverMinimum() != null ? Optional.of(fit.driverMinimum()) : minimum(cudaMajor, os);

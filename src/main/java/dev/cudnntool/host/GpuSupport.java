@@ -136,6 +136,32 @@ public final class GpuSupport {
         return out;
     }
 
+    /**
+     * The newest catalogued cuDNN for this machine that a GPU of compute capability {@code cc} can still use on a
+     * driver it can get: its support matrix lists the GPU, CUDA did not drop it, and the CUDA major's driver minimum
+     * is within the GPU's newest driver branch ({@link DriverMinimums#newestDriverBranch}). A K80 (3.7, driver 470)
+     * gets a CUDA 11 build. Empty without a catalogue or a match.
+     */
+    public static Optional<String> stillUsable(Host host, String cc) {
+        String os = host.windows() ? "windows" : "linux";
+        try {
+            SupportMatrix matrix = SupportMatrix.bundled();
+            for (CatalogueEntry e : Catalogue.bundled().select(os, ReleaseFilter.hostArches(host), null, null)) {
+                int major = Integer.parseInt(e.cudaVariant().split("\\.")[0]);
+                Optional<String> min = DriverMinimums.minimum(major, host.os());
+                if (!e.disputed() && DriverMinimums.gpuDroppedBy(major, cc).isEmpty() && min.isPresent()
+                        && !DriverMinimums.outOfReach(cc, min.get())
+                        && Boolean.TRUE.equals(matrix.fit(e.version(), major, null, cc, host.windows()).gpuOk())) {
+                    return Optional.of("cuDNN " + SupportMatrix.release(e.version()) + " for CUDA " + major + " (" + e.fileName()
+                            + ", needs driver " + min.get() + " or newer)");
+                }
+            }
+        } catch (RuntimeException ignored) {
+            // no catalogue: nothing to name
+        }
+        return Optional.empty();
+    }
+
     /** The fix: the newest catalogued archive for this machine whose release's matrix supports {@code cc}. */
     private static String newestSupporting(Host host, String cc, Integer cudaMajor, SupportMatrix matrix,
                                            java.util.function.Supplier<Catalogue> catalogue) {

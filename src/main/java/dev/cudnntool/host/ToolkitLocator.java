@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 /**
  * Chooses the toolkit to install into, in a fixed order, and says which rule chose it:
  * --cuda-path, CUDA_PATH, CUDA_HOME, the newest CUDA_PATH_V&lt;maj&gt;_&lt;min&gt; of the archive's
- * major, then the usual install locations.
+ * major, then the usual install locations. {@code verify} adds the nvcc on PATH after CUDA_HOME
+ * ({@link #locateForVerify}).
  */
 public final class ToolkitLocator {
     private static final Pattern CUDA_PATH_V = Pattern.compile("CUDA_PATH_V(\\d+)_(\\d+)", Pattern.CASE_INSENSITIVE);
@@ -38,6 +39,103 @@ public final class ToolkitLocator {
     }
 
     public static Selection locate(Host host, Path cudaPathOption, ArchiveName archive) {
+        return locate(host, cudaPathOption, archive, false);
+    }
+
+    /**
+     * {@code verify}'s order (#33 item 4, settled "Trust"): --cuda-path, CUDA_PATH, CUDA_HOME, the toolkit of the
+     * {@code nvcc} on PATH (found from its real path, read from version.json, never run), then the usual places.
+     * CUDA_PATH, CUDA_HOME and that nvcc naming different toolkits is {@code toolkit.env-mismatch}.
+     */
+    public static Selection locateForVerify(Host host, Path cudaPathOption) {
+        Selection s = locate(host, cudaPathOption, null, true);
+        List<Finding> findings = new ArrayList<>(s.findings());
+        envMismatch(host).ifPresent(findings::add);
+        return new Selection(s.chosen(), s.found(), findings);
+    }
+
+    /**
+     * The toolkit root of the first {@code nvcc} on PATH, from its real path (bin/nvcc's parent's parent), when that
+     * folder is a toolkit; never run.
+     */
+    public static Optional<Path> nvccOnPath(Host host) {
+        String path = host.env("PATH");
+        if (path == null || path.length() > 131_072) {
+            return Optional.empty();
+        }
+        String exe = host.windows() ? "nvcc.exe" : "nvcc";
+        for (String e : path.split(java.util.regex.Pattern.quote(host.pathSeparator()), -1)) {
+            if (e.isBlank() || e.length() > 4096) {
+                continue;
+            }
+            try {
+                Path dir = host.path(e.replace("\"", ""));
+                if (!dir.isAbsolute()) {
+                    continue; // a relative entry names the current folder's nvcc: nothing to trust as a toolkit
+                }
+                Path nvcc = dir.resolve(exe);
+                if (Files.isRegularFile(nvcc)) {
+                    Path real = host.realPath(nvcc);
+                    Path bin = real.getParent();
+                    Path root = bin == null ? null : bin.getParent();
+                    // a wrapper script in /usr/local/bin is not a toolkit's nvcc: its folder above is no toolkit
+                    // (bin/nvcc alone does not make /usr/local a toolkit): a toolkit's root holds version.json or version.txt
+                    return root == null || !(Files.isRegularFile(root.resolve("version.json"))
+                            || Files.isRegularFile(root.resolve("version.txt"))) ? Optional.empty() : Optional.of(root);
+                }
+            } catch (RuntimeException bad) {
+                // an invalid entry names nothing
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** CUDA_PATH, CUDA_HOME and the nvcc on PATH naming two or more different toolkits (by real path). */
+    static Optional<Finding> envMismatch(Host host) {
+        List<String> names = new ArrayList<>();
+        List<Path> roots = new ArrayList<>();
+        for (String var : List.of("CUDA_PATH", "CUDA_HOME")) {
+            String v = host.env(var);
+            if (v == null || v.isBlank() || v.length() > 4096) {
+                continue;
+            }
+            try {
+                Path p = host.path(v.replace("\"", ""));
+                if (p.isAbsolute()) {
+                    names.add(var + "=" + dev.cudnntool.Text.printable(v) + describe(host, p));
+                    roots.add(host.realPath(p));
+                }
+            } catch (RuntimeException bad) {
+                // an unusable value names no toolkit
+            }
+        }
+        Optional<Path> nvcc = nvccOnPath(host);
+        nvcc.ifPresent(r -> {
+            names.add("the nvcc on PATH (" + r.resolve("bin").resolve(host.windows() ? "nvcc.exe" : "nvcc") + ")" + describe(host, r));
+            roots.add(host.realPath(r));
+        });
+        List<Path> distinct = new ArrayList<>();
+        for (Path r : roots) {
+            if (distinct.stream().noneMatch(x -> host.samePath(x, r))) {
+                distinct.add(r);
+            }
+        }
+        if (distinct.size() < 2) {
+            return Optional.empty();
+        }
+        return Optional.of(Finding.warn(FindingId.TOOLKIT_ENV_MISMATCH, "the environment names " + distinct.size()
+                        + " different CUDA toolkits: " + String.join(", ", names) + "; torch extensions, CMake and other builds pick"
+                        + " one by their own rule and may build against another toolkit than the one verified",
+                "point CUDA_PATH, CUDA_HOME and PATH at one toolkit (e.g. export CUDA_HOME=DIR CUDA_PATH=DIR PATH=DIR/bin:$PATH),"
+                        + " or unset the ones you do not use"));
+    }
+
+    private static String describe(Host host, Path root) {
+        Toolkit t = readWithoutRunning(host, root, "");
+        return t.version() == null ? "" : " (CUDA " + t.version() + ")";
+    }
+
+    private static Selection locate(Host host, Path cudaPathOption, ArchiveName archive, boolean viaNvcc) {
         List<Toolkit> found = new ArrayList<>();
         Reads reads = new Reads(host);
         Integer wantMajor = archive == null ? null : archive.cudaVariant().major();
@@ -63,6 +161,12 @@ public final class ToolkitLocator {
                 findings.add(Finding.warn(FindingId.TOOLKIT_NOT_A_TOOLKIT, rule + "=" + host.env(rule) + " is not a CUDA toolkit (it has no"
                         + " version.json, version.txt, bin/nvcc or include/cuda.h), so it was not used",
                         "point " + rule + " at the toolkit's root folder, or unset it"));
+            }
+        }
+        if (viaNvcc) {
+            Optional<Path> nvcc = nvccOnPath(host);
+            if (nvcc.isPresent()) {
+                found.add(readWithoutRunning(host, nvcc.get(), "nvcc on PATH"));
             }
         }
         List<Toolkit> versioned = new ArrayList<>();
@@ -167,9 +271,14 @@ public final class ToolkitLocator {
         return Optional.empty();
     }
 
+    /** As {@link #read} but never runs anything: version.json, version.txt, else the folder's name. */
+    static Toolkit readWithoutRunning(Host host, Path root, String foundBy) {
+        return named(root, foundBy, readContent(host, root, false));
+    }
+
     /** Reads the toolkit's version: version.json, else version.txt, else nvcc --version. */
     public static Toolkit read(Host host, Path root, String foundBy) {
-        return named(root, foundBy, readContent(host, root));
+        return named(root, foundBy, readContent(host, root, true));
     }
 
     /** The toolkit at {@code root} by the version its content gave, else by its folder's own name (v12.2, cuda-12.2). */
@@ -187,7 +296,7 @@ public final class ToolkitLocator {
     }
 
     /** The version the folder's content gives: version.json, else version.txt, else nvcc --version; empty if none does. */
-    private static Optional<Toolkit> readContent(Host host, Path root) {
+    private static Optional<Toolkit> readContent(Host host, Path root, boolean runNvcc) {
         String foundBy = null;
         Path json = root.resolve("version.json");
         try {
@@ -208,7 +317,7 @@ public final class ToolkitLocator {
         } catch (IOException | RuntimeException e) {
             // fall through to nvcc; a broken file is as good as none
         }
-        Optional<Path> trusted = TrustedPrograms.nvcc(host, root); // the toolkit's own bin only, never PATH
+        Optional<Path> trusted = runNvcc ? TrustedPrograms.nvcc(host, root) : Optional.empty(); // the toolkit's own bin only, never PATH
         if (trusted.isPresent()) {
             ProcessResult r = host.runner().run(List.of(trusted.get().toString(), "--version"), Duration.ofSeconds(10));
             Optional<CudaVersion> v = r.ok() ? CudaVersion.fromNvcc(r.out()) : Optional.empty();
@@ -276,7 +385,7 @@ public final class ToolkitLocator {
                     return named(root, foundBy, done.get(i));
                 }
             }
-            Optional<Toolkit> content = readContent(host, root);
+            Optional<Toolkit> content = readContent(host, root, true);
             real.add(r);
             done.add(content);
             return named(root, foundBy, content);

@@ -53,6 +53,18 @@ final class DriverFit {
                 .fit(release, built.major(), null, dev.cudnntool.host.ReleaseFit.lowestGpu(driver), host.windows()).driverMinimum();
         Optional<String> min = rowMinimum != null ? Optional.of(rowMinimum) : DriverMinimums.minimum(built.major(), host.os());
         boolean belowMinimum = min.isPresent() && NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) < 0;
+        String cc = dev.cudnntool.host.ReleaseFit.lowestGpu(driver);
+        if ((built.major() > ceiling.get().major() || belowMinimum) && min.isPresent() && DriverMinimums.outOfReach(cc, min.get())) {
+            out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "this cuDNN is a CUDA " + built + " build but driver "
+                            + driver.driverVersion() + " supports CUDA only up to " + ceiling.get() + ", and the " + gpuName(driver, cc)
+                            + " (compute capability " + cc + ") gets no driver newer than the " + DriverMinimums.newestDriverBranch(cc).get()
+                            + " branch, so no CUDA " + built.major() + " build (driver " + min.get() + " or newer) will ever run on it",
+                    dev.cudnntool.Fix.tool("do not update the driver past its branch: use a cuDNN build this GPU can still run, "
+                            + dev.cudnntool.host.GpuSupport.stillUsable(host, cc).orElse("one for CUDA " + ceiling.get().major()
+                            + " (cudnn releases --gpu " + cc + " lists them)")
+                            + "; with pip, the -cu" + ceiling.get().major() + " wheels (nvidia-cudnn-cu" + ceiling.get().major() + ")")));
+            return out;
+        }
         if (built.major() > ceiling.get().major() || belowMinimum) {
             out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "this cuDNN is a CUDA " + built + " build but driver "
                             + driver.driverVersion() + " supports CUDA only up to " + ceiling.get()
@@ -164,6 +176,10 @@ final class DriverFit {
                 + (host.windows() ? " the GPU (not in use by another session in exclusive mode)" : " /dev/nvidia* (the video or render"
                 + " group)") + ", that no other process holds it in Exclusive Process compute mode (nvidia-smi -q -d COMPUTE), and"
                 + " that this cuDNN release supports the GPU's compute capability"};
+    }
+
+    private static String gpuName(DriverInfo driver, String cc) {
+        return driver.gpus().stream().filter(g -> cc.equals(g.computeCapability())).map(NvidiaSmi.Gpu::name).findFirst().orElse("GPU");
     }
 
     private static String driverBranch(DriverInfo driver) {

@@ -262,7 +262,91 @@ final class Frameworks {
         return out;
     }
 
-    private static String fix(FrameworkReport r) {
+    /**
+     * #33 item 4: the GPU against every framework copy that runs, not only the target. A framework whose cuDNN is a
+     * CUDA 13 build (nvidia-cudnn-cu13) on a GPU CUDA 13 dropped (Pascal, compute capability 6.1) is
+     * {@code cudnn.gpu-unsupported} (error), with the build for the newest CUDA major that still runs there.
+     */
+    static List<Finding> gpuFindings(List<FrameworkReport> reports, DriverInfo driver) {
+        List<Finding> out = new ArrayList<>();
+        if (driver == null || !driver.present()) {
+            return out;
+        }
+        for (FrameworkReport r : reports) {
+            Integer cuda = r.loads() == null ? null : r.loads().cudaMajor();
+            if (cuda == null) {
+                continue;
+            }
+            for (NvidiaSmi.Gpu gpu : driver.gpus()) {
+                Optional<String> dropped = DriverMinimums.gpuDroppedBy(cuda, gpu.computeCapability());
+                if (dropped.isEmpty()) {
+                    continue;
+                }
+                int runs = cuda - 1;
+                while (runs > 11 && DriverMinimums.gpuDroppedBy(runs, gpu.computeCapability()).isPresent()) {
+                    runs--;
+                }
+                out.add(Finding.error(FindingId.CUDNN_GPU_UNSUPPORTED, r.name() + " " + r.version() + " in " + r.site()
+                                + " is a CUDA " + cuda + " build (its cuDNN " + (r.loads().version() == null ? "" : r.loads().version() + " ")
+                                + "at " + r.loads().path() + ") and cannot run on the " + gpu.name() + ": " + dropped.get(),
+                        "in that environment, install the CUDA " + runs + " build of " + r.name()
+                                + (r.name().equals("torch") ? " (pip install --force-reinstall torch --index-url"
+                                + " https://download.pytorch.org/whl/" + torchIndex(runs) + ")"
+                                : " and nvidia-cudnn-cu" + runs) + "; CUDA " + runs + " still runs on compute capability "
+                                + gpu.computeCapability()));
+                break; // one finding per framework names the fix
+            }
+        }
+        return out;
+    }
+
+    /** PyTorch's wheel index of the newest toolkit minor it builds for a CUDA major (cu126 for 12, cu118 for 11). */
+    static String torchIndex(int cudaMajor) {
+        return switch (cudaMajor) {
+            case 11 -> "cu118";
+            case 12 -> "cu126";
+            default -> "cu" + cudaMajor + "0";
+        };
+    }
+
+    /** The problem texts whose fix is not cuDNN's (#33 item 3): cuBLASLt missing, a driver below the build's floor. */
+    private static final Pattern CUBLAS_PROBLEM = Pattern.compile("^libcublasLt\\.so\\.(\\d{1,3}) \\(cuBLASLt of CUDA");
+    private static final Pattern DRIVER_PROBLEM = Pattern.compile("^its cuDNN is built for CUDA (\\d{1,3}), which needs driver (\\S+) or newer");
+
+    /**
+     * The fix follows from the cause (#33 item 3): a missing cuBLASLt is its pip package, not a reinstall of cuDNN;
+     * a driver too old is a driver update or the build for the CUDA major before, never the same wheel again. Other
+     * problems keep {@link #cudnnFix}.
+     */
+    static String fix(FrameworkReport r) {
+        List<String> fixes = new ArrayList<>();
+        boolean other = false;
+        for (String p : r.problems()) {
+            if (p.startsWith(MIXED)) {
+                continue;
+            }
+            Matcher cublas = CUBLAS_PROBLEM.matcher(p);
+            Matcher drv = DRIVER_PROBLEM.matcher(p);
+            if (cublas.find()) {
+                int cuda = Integer.parseInt(cublas.group(1));
+                fixes.add("cuBLASLt is missing, not cuDNN: in that environment, pip install "
+                        + (cuda >= 13 ? "nvidia-cublas==" + cuda + ".*" : "nvidia-cublas-cu" + cuda));
+            } else if (drv.find()) {
+                int cuda = Integer.parseInt(drv.group(1));
+                fixes.add("update the NVIDIA driver to " + drv.group(2) + " or newer (or use the " + r.name() + " build for CUDA "
+                        + (cuda - 1) + (r.name().equals("torch") ? ": pip install --force-reinstall torch --index-url"
+                        + " https://download.pytorch.org/whl/" + torchIndex(cuda - 1) : ", with nvidia-cudnn-cu" + (cuda - 1)) + ")");
+            } else {
+                other = true;
+            }
+        }
+        if (other || fixes.isEmpty()) {
+            fixes.add(0, cudnnFix(r));
+        }
+        return String.join("; ", fixes);
+    }
+
+    private static String cudnnFix(FrameworkReport r) {
         String via = r.loads() == null ? "" : r.loads().via();
         if (via.startsWith("the DT_RPATH of the executable ")) {
             return via.substring("the DT_RPATH of ".length()) + " searches the folder of " + r.loads().path() + " before LD_LIBRARY_PATH"

@@ -45,7 +45,8 @@ final class LinkChecks {
             if (major.isEmpty() || major.get() == c.major()) {
                 continue;
             }
-            wrong.add(dev.getFileName() + " -> " + target(dev) + " (cuDNN " + major.get() + ")");
+            wrong.add(dev.getFileName() + " -> " + target(dev) + " (cuDNN " + major.get() + (Files.exists(dev) ? ")"
+                    : ", no longer there: the link dangles)"));
             fixes.add(Files.isSymbolicLink(dev) ? sudo + "ln -sfn " + Fix.quote(Fix.Shell.POSIX, soname) + " " + Fix.quote(Fix.Shell.POSIX, dev.toString())
                     : sudo + "rm " + Fix.quote(Fix.Shell.POSIX, dev.toString()) + " && " + sudo + "ln -s " + Fix.quote(Fix.Shell.POSIX, soname) + " " + Fix.quote(Fix.Shell.POSIX, dev.toString()));
         }
@@ -62,7 +63,8 @@ final class LinkChecks {
     /** The cuDNN major a dev link (or a copied file under that name) leads to: its DT_SONAME, else the name it links to. */
     static Optional<Integer> majorOf(Path dev) {
         if (!Files.exists(dev)) {
-            return Optional.empty(); // absent, dangling or a loop: not this check's to say
+            // absent or a loop: not this check's to say; dangling (#33 item 6): the major its last link names
+            return Files.isSymbolicLink(dev) && loop(dev).isEmpty() ? danglingMajor(dev) : Optional.empty();
         }
         try {
             Path real = RealPaths.real(dev);
@@ -72,6 +74,21 @@ final class LinkChecks {
                 n = LibraryName.parse(real.getFileName().toString());
             }
             return n.map(LibraryName::major);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The cuDNN major named by the last link of a dangling chain ({@code libcudnn.so -> libcudnn.so.8}, which is gone). */
+    static Optional<Integer> danglingMajor(Path dev) {
+        Path at = dev;
+        try {
+            for (int hop = 0; hop < MAX_HOPS && Files.isSymbolicLink(at); hop++) {
+                Path target = Files.readSymbolicLink(at);
+                at = at.getParent() == null ? target : at.getParent().resolve(target);
+            }
+            Path name = at.getFileName();
+            return name == null ? Optional.empty() : LibraryName.parse(name.toString()).map(LibraryName::major);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -7,6 +7,8 @@ import dev.cudnntool.FindingId;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LoaderPath;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -51,24 +53,41 @@ final class TwoCudarts {
     }
 
     static List<Finding> findings(Host host, List<CudnnCopy> copies) {
-        if (copies.stream().noneMatch(CudnnCopy::winsByName)) {
-            return List.of(); // no cuDNN a program gets by name: not cuDNN's business
+        return findings(host, copies, List.of());
+    }
+
+    /**
+     * #33 A5/A6: two runtimes in one process, not two toolkits side by side on disk. Runtimes reached only through
+     * /etc/ld.so.cache or a default folder (each toolkit's package registers its own folder) are each loaded only by
+     * the programs that ask for that major: silent. A runtime the environment puts before everything
+     * (LD_LIBRARY_PATH, preloading, PATH on Windows) beside another major's is a warning; so is a framework
+     * environment's own runtime (a torch wheel's {@code nvidia/cu13/lib/libcudart.so.13}) beside another major's runtime
+     * on LD_LIBRARY_PATH, which the loader searches before torch's DT_RUNPATH.
+     *
+     * @param environments the Python site-packages folders looked at
+     */
+    static List<Finding> findings(Host host, List<CudnnCopy> copies, List<Path> environments) {
+        List<Finding> out = new ArrayList<>(environmentRuntimes(host, environments));
+        if (!out.isEmpty() || copies.stream().noneMatch(CudnnCopy::winsByName)) {
+            return out; // no cuDNN a program gets by name: not cuDNN's business
         }
         LdSoCache cache = host.windows() ? LdSoCache.empty() : LdSoCache.of(host);
         List<String> reachable = new ArrayList<>();
         List<Integer> majors = new ArrayList<>();
+        boolean forced = false;
         for (int major : MAJORS) {
             for (String name : names(host, major)) {
                 Optional<LoaderPath.Hit> hit = LoaderPath.find(host, cache, name, List.of(), List.of());
                 if (hit.isPresent()) {
                     majors.add(major);
+                    forced |= forcedOnEveryProgram(hit.get().place().mechanism());
                     reachable.add(name + " (" + hit.get().file().getParent() + ", " + how(hit.get().place().mechanism()) + ")");
                     break;
                 }
             }
         }
-        if (majors.size() < 2) {
-            return List.of();
+        if (majors.size() < 2 || !forced) {
+            return List.of(); // one major, or toolkits side by side that each program reaches only for its own major
         }
         String list = String.join(" and ", reachable);
         return List.of(Finding.warn(FindingId.CUDNN_TWO_CUDARTS, "CUDA runtimes of " + majors.size() + " majors are reachable by name: "
@@ -77,5 +96,77 @@ final class TwoCudarts {
                 "keep one CUDA major on " + (host.windows() ? "PATH" : "LD_LIBRARY_PATH and in /etc/ld.so.conf.d (then sudo ldconfig)")
                         + ": remove the other's folder, and take the cuDNN build for the CUDA major your programs use"
                         + " (cudnn releases --cuda " + majors.get(majors.size() - 1) + ")"));
+    }
+
+    /** What the environment puts before every program's own folders, as opposed to a folder the system registered. */
+    static boolean forcedOnEveryProgram(LoaderPath.Mechanism m) {
+        return m == LoaderPath.Mechanism.LD_LIBRARY_PATH || m == LoaderPath.Mechanism.PRELOAD || m == LoaderPath.Mechanism.PATH;
+    }
+
+    /** A torch environment's own CUDA runtime against a runtime of another major on LD_LIBRARY_PATH. */
+    static List<Finding> environmentRuntimes(Host host, List<Path> environments) {
+        if (host.windows()) {
+            return List.of();
+        }
+        List<Finding> out = new ArrayList<>();
+        for (Path site : environments) {
+            if (!Files.isDirectory(site.resolve("torch"))) {
+                continue;
+            }
+            for (Path own : ownRuntimes(site)) {
+                int envMajor = Integer.parseInt(own.getFileName().toString().substring("libcudart.so.".length()));
+                for (int major : MAJORS) {
+                    if (major == envMajor) {
+                        continue;
+                    }
+                    Optional<Path> onPath = onLdLibraryPath(host, "libcudart.so." + major);
+                    if (onPath.isPresent()) {
+                        out.add(Finding.warn(FindingId.CUDNN_TWO_CUDARTS, "torch in " + site + " brings its own CUDA " + envMajor
+                                        + " runtime (" + own + ") but LD_LIBRARY_PATH holds CUDA " + major + "'s (" + onPath.get()
+                                        + "); the loader searches LD_LIBRARY_PATH before torch's own DT_RUNPATH, so a CUDA " + major
+                                        + " library there (cuDNN, cuBLAS) loaded into torch gets two CUDA runtimes in one process",
+                                "take " + onPath.get().getParent() + " off LD_LIBRARY_PATH for this environment (torch finds its"
+                                        + " own CUDA " + envMajor + " libraries without it)"));
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The CUDA runtimes a wheel set puts beside torch: nvidia/cuda_runtime/lib (CUDA 12) and nvidia/cuNN/lib (CUDA 13 on). */
+    private static List<Path> ownRuntimes(Path site) {
+        List<Path> out = new ArrayList<>();
+        for (int major : MAJORS) {
+            for (Path dir : List.of(site.resolve("nvidia/cuda_runtime/lib"), site.resolve("nvidia/cu" + major + "/lib"))) {
+                Path f = dir.resolve("libcudart.so." + major);
+                if (Files.exists(f) && out.stream().noneMatch(o -> o.getFileName().equals(f.getFileName()))) {
+                    out.add(f);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Optional<Path> onLdLibraryPath(Host host, String name) {
+        String v = host.env("LD_LIBRARY_PATH");
+        if (v == null) {
+            return Optional.empty();
+        }
+        for (String e : v.split(":", -1)) {
+            if (e.isEmpty() || e.length() > 4096) {
+                continue;
+            }
+            try {
+                Path f = host.path(e).resolve(name);
+                if (f.isAbsolute() && Files.exists(f)) {
+                    return Optional.of(f);
+                }
+            } catch (RuntimeException bad) {
+                // a hostile entry (an invalid path) names nothing
+            }
+        }
+        return Optional.empty();
     }
 }

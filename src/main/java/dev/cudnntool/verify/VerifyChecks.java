@@ -41,7 +41,7 @@ final class VerifyChecks {
             VerifyChecks::preload, VerifyChecks::gpu, VerifyChecks::expected);
 
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
-            d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies()),
+            d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies(), d.environments()),
             d -> LoaderPath.environmentFindings(d.host()),
             d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
             VerifyChecks::unreadRecords, VerifyChecks::scanBound, VerifyChecks::skippedFolders);
@@ -186,6 +186,10 @@ final class VerifyChecks {
         List<Finding> byName = ByNameCheck.findings(d.host(), d.probe(), d.cudnn(), d.bareName());
         if (!d.host().windows() && !d.cudnn().mainLibrary().getFileName().toString().equals(d.bareName())) {
             // said better, with the right fix, by cudnn.no-soname-link
+            return byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
+        }
+        if (!d.host().windows() && LinkChecks.loop(d.cudnn().runtimeDir().resolve(d.bareName())).isPresent()) {
+            // #33 item 6: a soname link that loops is said, with the chain and its fix, by cudnn.dangling-link
             return byName.stream().filter(f -> !f.is(FindingId.CUDNN_NOT_FOUND_BY_NAME)).toList();
         }
         return byName;

@@ -55,6 +55,7 @@ public final class VerifyService {
         List<FrameworkReport> frameworks = Frameworks.analyse(host, d.environments(), only, d.copies(), d.driver().driver(),
                 this::diagnose);
         List<Finding> frameworkFindings = new ArrayList<>(Frameworks.findings(frameworks));
+        frameworkFindings.addAll(Frameworks.gpuFindings(frameworks, d.driver().driver()));
         if (only != null && frameworks.isEmpty()) {
             frameworkFindings.add(frameworkNotFound(only, d.environments(), all));
         }

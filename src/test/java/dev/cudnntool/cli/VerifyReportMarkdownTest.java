@@ -41,6 +41,15 @@ class VerifyReportMarkdownTest {
     }
 
     @Test
+    void theReportCarriesEachGpusComputeCapability() throws Exception {
+        // #33 item 6: what a maintainer asks first for a CUDA 13 build on an old GPU
+        try (Machine m = Machine.linux().driver(NvidiaSmiOutputs.R580).gpu("Tesla P100-PCIE-16GB", "580.65.06", "6.0").build()) {
+            String md = Cli.run(m.host(), "verify", "--no-probe", "--report").out();
+            assertTrue(md.contains("  - GPU `Tesla P100-PCIE-16GB`, compute capability `6.0`"), md);
+        }
+    }
+
+    @Test
     void aHostileValueCannotBreakTheMarkdown() throws Exception {
         try (Machine m = Machine.linux().env("LD_LIBRARY_PATH", "/x`\n# Injected | heading\u001b[31m").build()) {
             String md = Cli.run(m.host(), "verify", "--no-probe", "--report").out();

@@ -15,6 +15,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +62,21 @@ class LinkChecksTest {
         assertTrue(f.get(0).message().contains("libcudnn.so -> libcudnn.so.8 (cuDNN 8)") && f.get(0).message().contains("cuDNN 9"),
                 f.get(0).message());
         assertEquals("sudo ln -sfn libcudnn.so.9 " + TK + "/targets/x86_64-linux/lib/libcudnn.so", f.get(0).fix());
+    }
+
+    @Test
+    void aDanglingDevLinkToAnotherMajorIsAMismatchToo() throws Exception {
+        // #33 item 6: libcudnn.so -> libcudnn.so.8, and cuDNN 8 is gone
+        FileSystem fs = TestHosts.unixFs();
+        Host host = toolkit(fs);
+        Path lib = fs.getPath(LIB);
+        Files.delete(lib.resolve("libcudnn.so"));
+        Files.createSymbolicLink(lib.resolve("libcudnn.so"), fs.getPath("libcudnn.so.8"));
+        List<Finding> f = devLinkFindings(host);
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("libcudnn.so -> libcudnn.so.8 (cuDNN 8, no longer there: the link dangles)"),
+                f.get(0).message());
+        assertEquals("sudo ln -sfn libcudnn.so.9 " + TK + "/targets/x86_64-linux/lib/libcudnn.so", f.get(0).fix());
+        assertEquals(Optional.of(9), LinkChecks.danglingMajor(lib.resolve("libcudnn_ops.so")), "the major where the chain ends");
     }
 }

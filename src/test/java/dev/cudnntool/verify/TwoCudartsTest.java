@@ -56,4 +56,42 @@ class TwoCudartsTest {
         assertTrue(f.get(0).message().contains("cudart64_110.dll (C:\\cuda11\\bin, PATH") && f.get(0).message().contains("cudart64_12.dll"),
                 f.get(0).message());
     }
+
+    @Test
+    void toolkitsSideBySideInTheSystemFoldersAreNotTwoRuntimesInOneProcess() throws Exception {
+        // #33 A5: each major registered with the system loader (a distribution's libcudart12 and libcudart13 packages);
+        // a program gets only the major it asks for, so nothing is said.
+        FileSystem fs = TestHosts.unixFs();
+        TestHosts.write(fs.getPath("/usr/lib/x86_64-linux-gnu/libcudart.so.12"), "x");
+        TestHosts.write(fs.getPath("/lib64/libcudart.so.13"), "x");
+        Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
+        assertEquals(List.of(), TwoCudarts.findings(host, List.of(winner("/opt/cudnn/lib/libcudnn.so.9")), List.of()));
+        // one of them forced onto every program through LD_LIBRARY_PATH: that is one process with both
+        TestHosts.write(fs.getPath("/opt/cuda-12/lib64/libcudart.so.12"), "x");
+        Host forced = TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/opt/cuda-12/lib64"), new FakeRunner());
+        List<Finding> f = TwoCudarts.findings(forced, List.of(winner("/opt/cudnn/lib/libcudnn.so.9")), List.of());
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("/opt/cuda-12/lib64, LD_LIBRARY_PATH") && f.get(0).message().contains("libcudart.so.13"),
+                f.get(0).message());
+    }
+
+    @Test
+    void aTorchCuda13WheelWithACuda12RuntimeOnLdLibraryPathIsTwoCudarts() throws Exception {
+        // #33 A6: torch's own runtime is in nvidia/cu13/lib; LD_LIBRARY_PATH, searched before torch's DT_RUNPATH, holds CUDA 12's
+        FileSystem fs = TestHosts.unixFs();
+        java.nio.file.Path site = fs.getPath("/home/me/venv/lib/python3.12/site-packages");
+        TestHosts.write(site.resolve("torch/lib/libtorch_cuda.so"), "x");
+        TestHosts.write(site.resolve("nvidia/cu13/lib/libcudart.so.13"), "x");
+        TestHosts.write(fs.getPath("/usr/local/cuda-12.6/lib64/libcudart.so.12"), "x");
+        Host host = TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", "/usr/local/cuda-12.6/lib64"), new FakeRunner());
+        List<Finding> f = TwoCudarts.findings(host, List.of(), List.of(site));
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.WARN, f.get(0).severity());
+        assertTrue(f.get(0).message().contains("CUDA 13 runtime (" + site.resolve("nvidia/cu13/lib/libcudart.so.13"))
+                && f.get(0).message().contains("/usr/local/cuda-12.6/lib64/libcudart.so.12"), f.get(0).message());
+        assertTrue(f.get(0).fix().contains("/usr/local/cuda-12.6/lib64 off LD_LIBRARY_PATH"), f.get(0).fix());
+        // the same environment without the CUDA 12 folder on LD_LIBRARY_PATH: one runtime, nothing to say
+        Host clean = TestHosts.linux(fs, Map.of(), new FakeRunner());
+        assertEquals(List.of(), TwoCudarts.findings(clean, List.of(), List.of(site)));
+    }
 }

@@ -44,7 +44,8 @@ public final class ReportView {
             md.add("- **Driver:** " + code(r.driver().driverVersion()) + (r.driver().cudaCeiling() == null ? ""
                     : ", CUDA up to " + code(r.driver().cudaCeiling())));
             for (NvidiaSmi.Gpu g : r.driver().gpus() == null ? List.<NvidiaSmi.Gpu>of() : r.driver().gpus()) {
-                md.add("  - GPU " + code(g.name()));
+                md.add("  - GPU " + code(g.name()) + (g.computeCapability() == null ? ""
+                        : ", compute capability " + code(g.computeCapability())));
             }
         } else {
             md.add("- **Driver:** none found (no nvidia-smi answered)");

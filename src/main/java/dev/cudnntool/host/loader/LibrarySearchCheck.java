@@ -99,8 +99,13 @@ public final class LibrarySearchCheck {
                         : idx >= 0 ? places.get(idx) : null;
                 CudnnCopy copy = new CudnnCopy(f.path.toString(), f.major, f.version, idx >= 0, wins && sameMajor);
                 copies.add(copy);
+                if (!sameMajor) {
+                    // #33 A5: libcudnn.so.8 and .so.9 (cudnn64_8.dll and _9) never shadow each other: a program asks for one
+                    // major's soname, and removing the other copy would break the programs built for it. Listed, not judged.
+                    continue;
+                }
                 String what = "cuDNN " + (f.version != null ? f.version : String.valueOf(f.major)) + " at " + f.path;
-                if (wins && sameMajor) {
+                if (wins) {
                     findings.add(Finding.error(FindingId.CUDNN_SHADOW, what + " is found by the loader before the copy in " + runtimeDir
                                     + (place == null ? "" : " (through " + place.describe() + ")")
                                     + ", so programs load that one instead", shadowFix(host, f.path, place, runtimeDir)));
