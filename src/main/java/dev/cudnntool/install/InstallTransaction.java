@@ -173,7 +173,7 @@ final class InstallTransaction {
         String summary = "installed cuDNN " + name.version() + " into " + t.root() + ": "
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
                 + plan.count(PlanStep.Action.REMOVE) + " old files moved out, " + plan.count(PlanStep.Action.SAME)
-                + " unchanged; backup id " + id + "; undo with: cudnn-rollback"
+                + " unchanged; backup id " + id + "; undo with: cudnn rollback"
                 + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + t.root());
         return new InstallOutcome(ExitCode.OK, summary, report, pf, plan, record, findings);
     }
@@ -205,10 +205,10 @@ final class InstallTransaction {
             runner.finish();
         } catch (IOException e2) {
             findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
-                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                    "run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
                             + " to finish restoring " + t.root()));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
-                    + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
+                    + IoFailure.describe(e2) + "; run cudnn rollback", report, pf, plan, null, findings);
         }
         findings.add(Finding.error(FindingId.INSTALL_FAILED, why + "; every change was undone",
                 failedVerification ? "see the verification findings above; the previous cuDNN is back in place"

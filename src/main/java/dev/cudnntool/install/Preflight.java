@@ -103,7 +103,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             if (there.isPresent() && there.get().release().compareTo(now.release()) > 0) {
                 return List.of(Finding.warn(FindingId.INSTALL_DOWNGRADE, "the archive holds cuDNN " + now + ", older than the cuDNN "
                         + there.get() + " it replaces in " + target.root() + " (" + h + ")",
-                        "nothing to do if an older release is what you want; cudnn-rollback undoes the install"));
+                        "nothing to do if an older release is what you want; cudnn rollback undoes the install"));
             }
             return List.of();
         }

@@ -12,18 +12,18 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * #29 item 1, the guard over every producer in the source: a string that names cudnn-install in main
+ * #29 item 1, the guard over every producer in the source: a string that names cudnn install in main
  * code is built as {@code Fix.reinstall}/{@code Fix.tool} (or is the probe's {@code REINSTALL} text), so
  * no fix that names the tool's command is plain text, which the owner's rule (by kind) would miss.
  * The few uses that are no finding's fix are listed with their reason.
  */
 class FixTextGuardTest {
-    /** file name -> why its mention of cudnn-install is no finding's fix. */
+    /** file name -> why its mention of cudnn install is no finding's fix. */
     private static final Map<String, String> NOT_A_FIX = Map.of(
             "Fetcher.java", "a ToolException's advice for a download behind NVIDIA's login",
             "ReleaseFetch.java", "a ToolException's advice for a file with no public URL",
             "Render.java", "the verdict line of an empty target",
-            "OwnersFixes.java", "the owner's command itself says 'not cudnn-install'",
+            "OwnersFixes.java", "the owner's command itself says 'not cudnn install'",
             "LibrarySearchCheck.java#fixLine", "fixLine's words; its callers wrap it in Fix.reinstall");
 
     @Test
@@ -51,12 +51,12 @@ class FixTextGuardTest {
             }
         }
         assertTrue(seen >= 15, "the scan reads the sources: " + seen);
-        assertTrue(bad.isEmpty(), "fixes naming cudnn-install as plain text:\n" + String.join("\n", bad));
+        assertTrue(bad.isEmpty(), "fixes naming cudnn install as plain text:\n" + String.join("\n", bad));
     }
 
     private static boolean literalNames(String line) {
         int q = line.indexOf('"');
-        return q >= 0 && line.indexOf("cudnn-install", q) > q;
+        return q >= 0 && line.indexOf("cudnn install", q) > q;
     }
 
     private static boolean inFixLine(List<String> lines, int i) {

@@ -96,7 +96,7 @@ class VerifyServiceTest {
                         + "\"target\":\"x\",\"ops\":[],\"recordId\":\"20261130T030000Z-0001\",\"stateDirCreated\":true}");
         Finding f = find(new VerifyService(host, null).verify(null, null, null), "install.unfinished");
         assertTrue(f.isError());
-        assertTrue(f.fix().contains("cudnn-rollback"));
+        assertTrue(f.fix().contains("cudnn rollback"));
     }
 
     @Test

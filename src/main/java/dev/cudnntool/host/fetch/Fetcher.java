@@ -37,7 +37,7 @@ public final class Fetcher {
     static final long MAX_UNKNOWN_SIZE = 16L << 30;
     private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d{1,19})-(\\d{1,19})/(\\d{1,19}|\\*)");
     private static final String LOGIN_FIX = "download it in a browser from " + CatalogueEntry.LOGIN_PAGE
-            + " (after signing in), then cudnn-install --archive FILE";
+            + " (after signing in), then cudnn install --archive FILE";
 
     private final Downloader downloader;
     private final Duration timeout;

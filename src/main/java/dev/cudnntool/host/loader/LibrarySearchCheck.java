@@ -265,9 +265,9 @@ public final class LibrarySearchCheck {
     public static String fixLine(Host host, Path dir) {
         if (host.windows()) {
             return "cmd: set \"PATH=" + dir + ";%PATH%\"  PowerShell: $env:Path = \"" + dir
-                    + ";\" + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
+                    + ";\" + $env:Path  (for good: cudnn install ... --add-to-path, or add it in System Properties > Environment Variables)";
         }
-        return "export LD_LIBRARY_PATH=" + dir + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
+        return "export LD_LIBRARY_PATH=" + dir + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn install ... --add-to-path,"
                 + " or echo " + dir + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
     }
 
