@@ -12,6 +12,7 @@ import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
@@ -205,8 +206,8 @@ final class InstallTransaction {
             runner.finish();
         } catch (IOException e2) {
             findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
-                    "run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
-                            + " to finish restoring " + t.root()));
+                    Fix.tool("run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + t.root() : "")
+                            + " to finish restoring " + t.root())));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
                     + IoFailure.describe(e2) + "; run cudnn rollback", report, pf, plan, null, findings);
         }

@@ -11,6 +11,7 @@ import dev.cudnntool.target.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.ArchiveAdvice;
 import dev.cudnntool.host.DriverCheck;
@@ -103,7 +104,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             if (there.isPresent() && there.get().release().compareTo(now.release()) > 0) {
                 return List.of(Finding.warn(FindingId.INSTALL_DOWNGRADE, "the archive holds cuDNN " + now + ", older than the cuDNN "
                         + there.get() + " it replaces in " + target.root() + " (" + h + ")",
-                        "nothing to do if an older release is what you want; cudnn rollback undoes the install"));
+                        Fix.tool("nothing to do if an older release is what you want; cudnn rollback undoes the install")));
             }
             return List.of();
         }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
@@ -376,7 +377,7 @@ public final class RollbackService {
             }
             String why = "rollback of " + rec.id() + " failed before its first step (" + IoFailure.describe(e) + ")";
             return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                    display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn rollback again")));
+                    display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, Fix.tool("fix the cause and run cudnn rollback again"))));
         }
         Finding pathDone = null;
         try {
@@ -423,10 +424,10 @@ public final class RollbackService {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
                     + IoFailure.describe(e2) + "); run cudnn rollback again to finish", rec.id(), rec.version(),
                     display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.INSTALL_UNFINISHED, why,
-                    "run cudnn rollback again: it resumes the rollback")));
+                    Fix.tool("run cudnn rollback again: it resumes the rollback"))));
         }
         List<Finding> findings = new ArrayList<>(pathFindings);
-        findings.add(Finding.error(FindingId.ROLLBACK_FAILED, why + changed, "fix the cause and run cudnn rollback again"));
+        findings.add(Finding.error(FindingId.ROLLBACK_FAILED, why + changed, Fix.tool("fix the cause and run cudnn rollback again")));
         return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + changed, rec.id(), rec.version(),
                 display(new StatePaths(state.getParent()), journal.ops()), List.of(), findings);
     }
@@ -458,7 +459,7 @@ public final class RollbackService {
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + IoFailure.describe(e)
                     + "; the journal is kept, run cudnn rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
-                    List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, "fix the cause and run cudnn rollback again")));
+                    List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, Fix.tool("fix the cause and run cudnn rollback again"))));
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
@@ -507,7 +508,7 @@ public final class RollbackService {
 
     private static RollbackOutcome nothing(String message) {
         return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, message, null, null, List.of(), List.of(),
-                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, message, "cudnn rollback --list shows what can be rolled back")));
+                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, message, Fix.tool("cudnn rollback --list shows what can be rolled back"))));
     }
 
     private static RollbackOutcome refused(InstallRecord rec, String message) {

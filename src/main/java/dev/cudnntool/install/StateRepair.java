@@ -126,7 +126,7 @@ public final class StateRepair {
                 String why = "could not set the damaged state aside (" + IoFailure.describe(e) + ")";
                 return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "repair failed: " + why, null, null, steps,
                         List.of(), List.of(Finding.error(FindingId.ROLLBACK_REFUSED, why,
-                        "check that " + t.stateDir() + " is writable (sudo), then run cudnn rollback --repair again")));
+                        Fix.tool("check that " + t.stateDir() + " is writable (sudo), then run cudnn rollback --repair again"))));
             }
             if (!Files.isSymbolicLink(t.stateDir())) {
                 StateReader.Pending p = pendingNote == null ? null : new StateReader(t).journal();
