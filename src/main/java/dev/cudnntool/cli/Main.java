@@ -54,6 +54,9 @@ public final class Main {
             ctx.out().flush();
             return ExitCode.OK.code();
         }
+        if (HelpTopic.asked(args)) {
+            return HelpTopic.run(ctx, args);
+        }
         CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null);
         int code = cl.execute(args);
         ctx.out().flush();
