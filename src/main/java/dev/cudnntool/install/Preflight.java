@@ -46,7 +46,12 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         Platform platform = Platform.detect(host);
         DriverCheck.Result driver = DriverCheck.check(host, platform, archive);
         ArchiveAdvice advice = ArchiveAdvice.bundled(driver.driver());
-        List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice);
+        // The toolkit first, so that a wrong platform's fix names the archive for this platform AND the toolkit's
+        // CUDA major, the same one the toolkit's CUDA-major fix names (#31 item 7: no two fixes contradict).
+        ToolkitLocator.Selection sel = prefix != null ? null : ToolkitLocator.locate(host, cudaPath, archive);
+        Integer toolkitMajor = sel == null || sel.chosen() == null || sel.chosen().version() == null ? null
+                : sel.chosen().version().major();
+        List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice, toolkitMajor);
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         findings.addAll(driver.findings());
@@ -57,9 +62,8 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         if (prefix != null) {
             target = InstallTarget.prefix(prefix.toAbsolutePath().normalize(), archive.os());
         } else {
-            ToolkitLocator.Selection sel = ToolkitLocator.locate(host, cudaPath, archive);
             findings.addAll(sel.findings());
-            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive, advice));
+            findings.addAll(ToolkitLocator.checkAgainst(sel.chosen(), archive, advice, PlatformCheck.right(platform, archive)));
             toolkit = sel.chosen();
             found = sel.found();
             target = toolkit == null ? null : InstallTarget.toolkit(toolkit, archive.os());

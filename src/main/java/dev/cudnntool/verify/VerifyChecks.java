@@ -115,9 +115,12 @@ final class VerifyChecks {
             }
         }
         Path prefix = d.question().prefix();
-        return List.of(Finding.of(FindingId.CUDNN_MISSING, d.question().expect() != null ? Severity.ERROR : Severity.INFO,
+        CudnnVersion expect = d.question().expect();
+        // #31 item 7: the release the user expects is the one to install, fetched by the tool itself.
+        String source = expect != null ? "--release " + expect.releaseString() : "--archive <cudnn archive>";
+        return List.of(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
                 "no cuDNN runtime library in " + String.join(" or ", d.runtimeDirs().stream().map(Path::toString).toList()),
-                Fix.tool("install it with: cudnn install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : ""))));
+                Fix.tool("install it with: cudnn install " + source + (prefix != null ? " --prefix " + prefix : ""))));
     }
 
     static List<Finding> damaged(Diagnosis d) {

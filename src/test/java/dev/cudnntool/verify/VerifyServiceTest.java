@@ -112,6 +112,22 @@ class VerifyServiceTest {
         assertEquals(Severity.ERROR, find(new VerifyService(empty, null).verify(null, null, CudnnVersion.of(8, 9, 5)), "cudnn.missing").severity());
     }
 
+    /** #31 item 7: with --expect X and nothing installed, the fix is to install release X (by kind: this tool's command). */
+    @Test
+    void expectWithNothingInstalledSuggestsThatRelease() throws Exception {
+        FileSystem fs = TestHosts.windowsFs();
+        TestHosts.toolkit(fs.getPath(TK), "12.2.0");
+        Host empty = TestHosts.windows(fs, Map.of("CUDA_PATH", TK), new FakeRunner());
+        for (CudnnVersion v : List.of(CudnnVersion.of(8, 9, 5), CudnnVersion.of(9, 5, 1))) {
+            Finding f = find(new VerifyService(empty, null).verify(null, null, v), "cudnn.missing");
+            assertTrue(f.fix().contains("cudnn install --release " + v.releaseString()), f.fix());
+            assertTrue(f.remedy().is(dev.cudnntool.Fix.Kind.TOOL), f.fix());
+        }
+        Finding plain = find(new VerifyService(empty, null).verify(null, null, null), "cudnn.missing");
+        assertTrue(plain.fix().contains("cudnn install --archive"), plain.fix());
+        assertFalse(plain.fix().contains("--release"), plain.fix());
+    }
+
     /** The probe's answers replayed: what a GPU machine with a broken driver would say. */
     @Test
     void probeAnswersBecomeFindings() throws Exception {
