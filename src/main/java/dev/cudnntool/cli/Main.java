@@ -122,7 +122,7 @@ public final class Main {
         boolean verbose = parsed.hasMatchedOption("--verbose");
         boolean json = parsed.hasMatchedOption("--json");
         ToolException te = e instanceof ToolException t ? t
-                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + e, "re-run with --verbose and report it", e);
+                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + dev.cudnntool.Failures.words(e), "re-run with --verbose and report it", e);
         PrintWriter err = cmd.getErr();
         String message = Text.oneLine(te.getMessage());
         String fix = te.fix().isEmpty() ? "" : "; fix: " + Text.oneLine(te.fix());
