@@ -31,6 +31,8 @@ EXCLUDED = {
     "src/test/java/dev/cudnntool/cli/LauncherSymlinkTest.java",
     "src/test/java/dev/cudnntool/cli/RoffManPages.java",
     "scripts/dev/words-of-today.py",
+    # already on today's words, and names the old ones on purpose (it catches them coming back in a merge)
+    "src/test/java/dev/cudnntool/verify/FixTextGuardTest.java",
 }
 
 # README lines about the launchers themselves (which files exist, the man pages' names, the Ansible
