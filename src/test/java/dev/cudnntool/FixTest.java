@@ -23,11 +23,11 @@ class FixTest {
     @Test
     void factoriesGiveTheirKinds() {
         assertEquals(Fix.Kind.TEXT, Fix.text("sudo ldconfig").kind());
-        assertEquals(Fix.Kind.REINSTALL, Fix.reinstall("reinstall with cudnn-install").kind());
-        assertEquals(Fix.Kind.TOOL, Fix.tool("run cudnn-rollback").kind());
+        assertEquals(Fix.Kind.REINSTALL, Fix.reinstall("reinstall with cudnn install").kind());
+        assertEquals(Fix.Kind.TOOL, Fix.tool("run cudnn rollback").kind());
         assertEquals(Fix.Kind.PACKAGE_MANAGER, Fix.packageManager("pip install --force-reinstall x").kind());
-        assertTrue(Fix.tool("run cudnn-rollback").is(Fix.Kind.TOOL));
-        assertEquals("run cudnn-rollback", Fix.tool("run cudnn-rollback").toString());
+        assertTrue(Fix.tool("run cudnn rollback").is(Fix.Kind.TOOL));
+        assertEquals("run cudnn rollback", Fix.tool("run cudnn rollback").toString());
     }
 
     @Test

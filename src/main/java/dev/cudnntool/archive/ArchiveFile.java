@@ -40,7 +40,7 @@ public final class ArchiveFile {
         if (Files.isDirectory(file)) {
             if (holdsCudnn(file)) {
                 throw new ToolException(ExitCode.USAGE, shown + " is a folder holding an unpacked cuDNN archive, not the archive",
-                        "pass the archive itself (the .tar.xz or .zip as downloaded), or check the folder with: cudnn-verify --prefix "
+                        "pass the archive itself (the .tar.xz or .zip as downloaded), or check the folder with: cudnn verify --prefix "
                                 + shown);
             }
             throw new ToolException(ExitCode.USAGE, shown + " is a folder, not an archive",
@@ -77,8 +77,8 @@ public final class ArchiveFile {
             boolean deb = n.endsWith(".deb");
             return rejected(shown + " is NVIDIA's local " + (deb ? "apt" : "dnf/yum") + " repository of cuDNN, not an archive",
                     deb ? "install it with apt: sudo dpkg -i " + name + ", copy the keyring dpkg names, sudo apt-get update, "
-                            + "sudo apt-get install cudnn; then check with cudnn-verify"
-                            : "install it with dnf: sudo rpm -i " + name + ", then sudo dnf install cudnn; then check with cudnn-verify");
+                            + "sudo apt-get install cudnn; then check with cudnn verify"
+                            : "install it with dnf: sudo rpm -i " + name + ", then sudo dnf install cudnn; then check with cudnn verify");
         }
         if (n.endsWith(".deb") || n.endsWith(".rpm")) {
             boolean deb = n.endsWith(".deb");
@@ -88,7 +88,7 @@ public final class ArchiveFile {
         if (n.endsWith(".exe") || n.endsWith(".msi")) {
             boolean cudnn = n.startsWith("cudnn");
             return rejected(shown + " is " + (cudnn ? "NVIDIA's Windows installer of cuDNN" : "a Windows installer") + ", not an archive",
-                    cudnn ? "run it (it installs under C:\\Program Files\\NVIDIA\\CUDNN), then check with cudnn-verify"
+                    cudnn ? "run it (it installs under C:\\Program Files\\NVIDIA\\CUDNN), then check with cudnn verify"
                             : "download cuDNN's archive: `cudnn releases` names it");
         }
         if (n.startsWith("cuda_") || n.startsWith("cuda-repo") || n.endsWith(".run")) {

@@ -210,7 +210,7 @@ public final class ArchiveInspector {
             if (c instanceof Exception ce && c != e) {
                 return describe(ce);
             }
-            return "unreadable data (" + e.getClass().getSimpleName() + ")";
+            return "unreadable data (" + dev.cudnntool.Failures.kind(e) + ")";
         }
         return oneLine(m);
     }

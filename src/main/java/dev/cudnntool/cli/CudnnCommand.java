@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 public class CudnnCommand implements Callable<Integer> {
     /**
      * The subcommands, registered by {@link Main}: only the one being run is built (picocli's
-     * reflection over every command costs about 0.1 s, a third of cudnn-verify's run time).
+     * reflection over every command costs about 0.1 s, a third of cudnn verify's run time).
      */
     static final java.util.Map<String, Class<?>> SUBCOMMANDS = new java.util.LinkedHashMap<>();
 

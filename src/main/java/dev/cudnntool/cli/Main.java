@@ -54,6 +54,9 @@ public final class Main {
             ctx.out().flush();
             return ExitCode.OK.code();
         }
+        if (HelpTopic.asked(args)) {
+            return HelpTopic.run(ctx, args);
+        }
         CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : null);
         int code = cl.execute(args);
         ctx.out().flush();
@@ -119,7 +122,7 @@ public final class Main {
         boolean verbose = parsed.hasMatchedOption("--verbose");
         boolean json = parsed.hasMatchedOption("--json");
         ToolException te = e instanceof ToolException t ? t
-                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + e, "re-run with --verbose and report it", e);
+                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + dev.cudnntool.Failures.words(e), "re-run with --verbose and report it", e);
         PrintWriter err = cmd.getErr();
         String message = Text.oneLine(te.getMessage());
         String fix = te.fix().isEmpty() ? "" : "; fix: " + Text.oneLine(te.fix());

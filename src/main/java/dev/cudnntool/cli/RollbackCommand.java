@@ -73,7 +73,7 @@ public class RollbackCommand implements Callable<Integer> {
     private void checkRepairAlone() {
         if (id != null || force) {
             throw new ToolException(ExitCode.USAGE, "--repair does not combine with --id or --force",
-                    "run cudnn-rollback --repair first, then the rollback you want");
+                    "run cudnn rollback --repair first, then the rollback you want");
         }
     }
 }

@@ -219,6 +219,14 @@ public final class ToolkitLocator {
 
     /** As {@link #checkAgainst(Toolkit, ArchiveName)}; a mismatch names the archive {@code advice} picks for the toolkit's major. */
     public static List<Finding> checkAgainst(Toolkit t, ArchiveName archive, ArchiveAdvice advice) {
+        return checkAgainst(t, archive, advice, archive == null ? null : new PlatformCheck.Target(archive.os(), archive.arch()));
+    }
+
+    /**
+     * As {@link #checkAgainst(Toolkit, ArchiveName, ArchiveAdvice)}, the archive named built for {@code to}: this
+     * machine's platform ({@link PlatformCheck#right}), so a wrong platform and a wrong CUDA major name one archive.
+     */
+    public static List<Finding> checkAgainst(Toolkit t, ArchiveName archive, ArchiveAdvice advice, PlatformCheck.Target to) {
         List<Finding> out = new ArrayList<>();
         if (t == null) {
             return out;
@@ -230,7 +238,7 @@ public final class ToolkitLocator {
             if (t.version().major() != want) {
                 out.add(Finding.error(FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, archive.fileName() + " is built for CUDA " + want
                                 + ".x but the " + where + " is CUDA " + t.version().major(),
-                        mismatchFix(advice.sameOrNewest(sameRelease(archive, t.version().major()), archive.os(), archive.arch(),
+                        mismatchFix(advice.sameOrNewest(sameRelease(archive, to, t.version().major()), to.os(), to.arch(),
                                 t.version().major()), want)));
                 return out;
             }
@@ -249,8 +257,10 @@ public final class ToolkitLocator {
     }
 
     /** The archive's release built for another CUDA major, in NVIDIA's spelling (it may not exist: the advice looks it up). */
-    private static String sameRelease(ArchiveName archive, int cudaMajor) {
-        return archive.canonicalName().replaceAll("_cuda[0-9.]+-", "_cuda" + cudaMajor + "-");
+    private static String sameRelease(ArchiveName archive, PlatformCheck.Target to, int cudaMajor) {
+        String name = to.os() == archive.os() && to.arch() == archive.arch() ? archive.canonicalName()
+                : to.os() == dev.cudnntool.OsFamily.WINDOWS ? archive.windowsEquivalent() : archive.linuxEquivalent(to.arch());
+        return name.replaceAll("_cuda[0-9.]+-", "_cuda" + cudaMajor + "-");
     }
 
     private static String mismatchFix(ArchiveAdvice.Pick pick, int archiveMajor) {

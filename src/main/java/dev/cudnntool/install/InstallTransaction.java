@@ -12,6 +12,7 @@ import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
@@ -173,7 +174,7 @@ final class InstallTransaction {
         String summary = "installed cuDNN " + name.version() + " into " + t.root() + ": "
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
                 + plan.count(PlanStep.Action.REMOVE) + " old files moved out, " + plan.count(PlanStep.Action.SAME)
-                + " unchanged; backup id " + id + "; undo with: cudnn-rollback"
+                + " unchanged; backup id " + id + "; undo with: cudnn rollback"
                 + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()));
         return new InstallOutcome(ExitCode.OK, summary, report, pf, plan, record, findings);
     }
@@ -205,10 +206,10 @@ final class InstallTransaction {
             runner.finish();
         } catch (IOException e2) {
             findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
-                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
-                            + " to finish restoring " + t.root()));
+                    dev.cudnntool.Fix.tool("run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                            + " to finish restoring " + t.root())));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
-                    + IoFailure.describe(e2) + "; run cudnn-rollback", report, pf, plan, null, findings);
+                    + IoFailure.describe(e2) + "; run cudnn rollback", report, pf, plan, null, findings);
         }
         findings.add(Finding.error(FindingId.INSTALL_FAILED, why + "; every change was undone",
                 failedVerification ? "see the verification findings above; the previous cuDNN is back in place"

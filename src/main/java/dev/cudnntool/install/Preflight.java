@@ -11,6 +11,7 @@ import dev.cudnntool.target.InstallTarget;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.ArchiveAdvice;
 import dev.cudnntool.diagnosis.DiagnosisCollector;
@@ -48,7 +49,11 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         Platform platform = facts.platform();
         DriverCheck.Result driver = facts.driver();
         ArchiveAdvice advice = ArchiveAdvice.bundled(driver.driver());
-        List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice);
+        // The toolkit first, so that a wrong platform's fix names the archive for this platform AND the toolkit's
+        // CUDA major, the same one the toolkit's CUDA-major fix names (#31 item 7: no two fixes contradict).
+        Integer toolkitMajor = facts.toolkit() == null || facts.toolkit().version() == null ? null
+                : facts.toolkit().version().major();
+        List<Finding> platformFindings = PlatformCheck.check(platform, archive, advice, toolkitMajor);
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         findings.addAll(driver.findings());
@@ -58,7 +63,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         InstallTarget target = facts.target();
         if (facts.located() != null) {
             findings.addAll(facts.located().findings());
-            findings.addAll(ToolkitLocator.checkAgainst(toolkit, archive, advice));
+            findings.addAll(ToolkitLocator.checkAgainst(toolkit, archive, advice, PlatformCheck.right(platform, archive)));
         }
         List<LibrarySearchCheck.CudnnCopy> copies = List.of();
         if (target != null && platformOk) {
@@ -100,7 +105,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
             if (there.isPresent() && there.get().release().compareTo(now.release()) > 0) {
                 return List.of(Finding.warn(FindingId.INSTALL_DOWNGRADE, "the archive holds cuDNN " + now + ", older than the cuDNN "
                         + there.get() + " it replaces in " + target.root() + " (" + h + ")",
-                        "nothing to do if an older release is what you want; cudnn-rollback undoes the install"));
+                        Fix.tool("nothing to do if an older release is what you want; cudnn rollback undoes the install")));
             }
             return List.of();
         }

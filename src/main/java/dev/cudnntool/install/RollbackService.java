@@ -18,6 +18,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
@@ -180,7 +181,7 @@ public final class RollbackService {
 
     /**
      * Sets damaged state aside so the target can be used again: see {@link StateRepair}. Public
-     * entry point of {@code cudnn-rollback --repair}.
+     * entry point of {@code cudnn rollback --repair}.
      */
     public RollbackOutcome repair(InstallTarget t, boolean dryRun) {
         Path state = t.stateDir();
@@ -261,7 +262,7 @@ public final class RollbackService {
             }
             Leftovers.clean(runner, ops, state, null);
             return new RollbackOutcome(ExitCode.OK, "removed " + what + "; " + t.root() + " is as that run found it;"
-                    + " nothing else was rolled back (run cudnn-rollback again to undo the newest install)", null, null,
+                    + " nothing else was rolled back (run cudnn rollback again to undo the newest install)", null, null,
                     List.of(), List.of(), List.of());
         }
         if (pending != null) {
@@ -277,7 +278,7 @@ public final class RollbackService {
                 : records.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
         if (rec == null) {
             return nothing("no install with id " + StatePaths.printable(id) + " in " + t.root()
-                    + " (cudnn-rollback --list shows the ids)");
+                    + " (cudnn rollback --list shows the ids)");
         }
         List<String> later = records.subList(records.indexOf(rec) + 1, records.size()).stream().map(InstallRecord::id).toList();
         if (!later.isEmpty() && !force) {
@@ -376,7 +377,7 @@ public final class RollbackService {
             }
             String why = "rollback of " + rec.id() + " failed before its first step (" + IoFailure.describe(e) + ")";
             return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + "; nothing was changed", rec.id(), rec.version(),
-                    display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, "fix the cause and run cudnn-rollback again")));
+                    display(sp, jops), List.of(), List.of(Finding.error(FindingId.ROLLBACK_FAILED, why, Fix.tool("fix the cause and run cudnn rollback again"))));
         }
         Finding pathDone = null;
         try {
@@ -421,12 +422,12 @@ public final class RollbackService {
             }
         } catch (IOException e2) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, why + "; reverting it failed too ("
-                    + IoFailure.describe(e2) + "); run cudnn-rollback again to finish", rec.id(), rec.version(),
+                    + IoFailure.describe(e2) + "); run cudnn rollback again to finish", rec.id(), rec.version(),
                     display(new StatePaths(state.getParent()), journal.ops()), List.of(), List.of(Finding.error(FindingId.INSTALL_UNFINISHED, why,
-                    "run cudnn-rollback again: it resumes the rollback")));
+                    Fix.tool("run cudnn rollback again: it resumes the rollback"))));
         }
         List<Finding> findings = new ArrayList<>(pathFindings);
-        findings.add(Finding.error(FindingId.ROLLBACK_FAILED, why + changed, "fix the cause and run cudnn-rollback again"));
+        findings.add(Finding.error(FindingId.ROLLBACK_FAILED, why + changed, Fix.tool("fix the cause and run cudnn rollback again")));
         return new RollbackOutcome(ExitCode.INSTALL_ROLLED_BACK, why + changed, rec.id(), rec.version(),
                 display(new StatePaths(state.getParent()), journal.ops()), List.of(), findings);
     }
@@ -457,8 +458,8 @@ public final class RollbackService {
             runner.finish();
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + IoFailure.describe(e)
-                    + "; the journal is kept, run cudnn-rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
-                    List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, "fix the cause and run cudnn-rollback again")));
+                    + "; the journal is kept, run cudnn rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
+                    List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, Fix.tool("fix the cause and run cudnn rollback again"))));
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
@@ -507,7 +508,7 @@ public final class RollbackService {
 
     private static RollbackOutcome nothing(String message) {
         return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, message, null, null, List.of(), List.of(),
-                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, message, "cudnn-rollback --list shows what can be rolled back")));
+                List.of(Finding.error(FindingId.ROLLBACK_NOTHING, message, Fix.tool("cudnn rollback --list shows what can be rolled back"))));
     }
 
     private static RollbackOutcome refused(InstallRecord rec, String message) {

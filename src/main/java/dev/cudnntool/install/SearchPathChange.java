@@ -260,7 +260,7 @@ public final class SearchPathChange {
                     + " something else is there now)");
         } catch (IOException e) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path: " + loc + " cannot be read ("
-                    + e.getMessage() + "); nothing was changed", "fix the cause and run cudnn-rollback again");
+                    + e.getMessage() + "); nothing was changed", "fix the cause and run cudnn rollback again");
         }
         String written = rec.written() != null ? rec.written() : rec.after() == null ? null : sha256(rec.after().data());
         boolean exact = now != null && written != null && (rec.after() == null || now.type() == rec.after().type())
@@ -290,7 +290,7 @@ public final class SearchPathChange {
         String why = store.cannotWrite(scope);
         if (why != null) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path: " + why + "; nothing was changed",
-                    host.windows() ? "run from an elevated prompt (Run as administrator)" : "run cudnn-rollback as root (sudo)");
+                    host.windows() ? "run from an elevated prompt (Run as administrator)" : "run cudnn rollback as root (sudo)");
         }
         return new Undo(host, store, scope, installId, rec, true, restore, Finding.info(FindingId.ROLLBACK_SEARCH_PATH, said),
                 Finding.info(FindingId.ROLLBACK_SEARCH_PATH, would));
@@ -320,7 +320,7 @@ public final class SearchPathChange {
             return u.apply();
         } catch (IOException e) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "undoing --add-to-path in " + u.location() + " failed: "
-                    + e.getMessage(), "fix the cause and run cudnn-rollback again");
+                    + e.getMessage(), "fix the cause and run cudnn rollback again");
         }
     }
 
@@ -403,7 +403,7 @@ public final class SearchPathChange {
     private static ToolException damaged(Path file, String installId, String why) {
         return new ToolException(ExitCode.NOTHING_TO_ROLL_BACK, "the search-path record " + file + " of install " + installId
                 + " is damaged: " + why + "; nothing was changed",
-                "move " + file + " out of the way and run cudnn-rollback again (then take the folder off PATH by hand if it is still there)");
+                "move " + file + " out of the way and run cudnn rollback again (then take the folder off PATH by hand if it is still there)");
     }
 
     /** The dry run: the line saying what would happen; the reason the real run would stop (exit 5), or null. */

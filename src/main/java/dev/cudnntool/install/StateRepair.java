@@ -27,13 +27,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code cudnn-rollback --repair}: sets the tool's damaged state aside so the target can be
+ * {@code cudnn rollback --repair}: sets the tool's damaged state aside so the target can be
  * installed into (and rolled back) again. Nothing is deleted: a damaged journal (with its
  * progress log) and every damaged history folder (with the backups in it) are moved to
  * {@code .cudnn-tool/quarantine/<time>/}; a half-written temporary journal and the leftovers of
  * killed runs are removed. It says what it could not account for: the files a set-aside record
  * had put in place stay where they are. Runs under the lock; a valid pending journal is left for
- * a plain {@code cudnn-rollback}.
+ * a plain {@code cudnn rollback}.
  */
 public final class StateRepair {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
@@ -74,7 +74,7 @@ public final class StateRepair {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 pendingNote = "an unfinished " + p.journal().kind() + " (" + p.journal().id() + ") is pending and readable:"
-                        + " run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                        + " run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
                         + " to complete it";
             }
         } catch (DamagedState e) {
@@ -85,7 +85,7 @@ public final class StateRepair {
             }
             setAside.add("the journal (" + e.getMessage().replace("; nothing was changed", "") + ")");
             unaccounted.add("the interrupted run that journal described: some of its files may be in place and some"
-                    + " not; cudnn-verify shows what is installed");
+                    + " not; cudnn verify shows what is installed");
         }
         Path history = t.state().history();
         List<StateReader.Scanned> scanned;
@@ -126,7 +126,7 @@ public final class StateRepair {
                 String why = "could not set the damaged state aside (" + IoFailure.describe(e) + ")";
                 return new RollbackOutcome(ExitCode.NOTHING_TO_ROLL_BACK, "repair failed: " + why, null, null, steps,
                         List.of(), List.of(Finding.error(FindingId.ROLLBACK_REFUSED, why,
-                        "check that " + t.stateDir() + " is writable (sudo), then run cudnn-rollback --repair again")));
+                        Fix.tool("check that " + t.stateDir() + " is writable (sudo), then run cudnn rollback --repair again"))));
             }
             if (!Files.isSymbolicLink(t.stateDir())) {
                 StateReader.Pending p = pendingNote == null ? null : new StateReader(t).journal();
@@ -139,8 +139,8 @@ public final class StateRepair {
             }
         }
         for (String u : unaccounted) {
-            findings.add(Finding.warn(FindingId.ROLLBACK_UNACCOUNTED, u, Fix.reinstall("check the target with cudnn-verify; reinstall"
-                    + " with cudnn-install if it is incomplete")));
+            findings.add(Finding.warn(FindingId.ROLLBACK_UNACCOUNTED, u, Fix.reinstall("check the target with cudnn verify; reinstall"
+                    + " with cudnn install if it is incomplete")));
         }
         String prefix = dryRun ? "dry run: would repair " : "repaired ";
         String summary = setAside.isEmpty() && moves.isEmpty()

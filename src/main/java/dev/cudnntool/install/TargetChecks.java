@@ -51,7 +51,7 @@ final class TargetChecks {
             Journal j = p.journal();
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "an unfinished " + j.kind() + " (" + j.id()
                     + (j.startedAt() == null ? "" : ", started " + j.startedAt()) + ") is pending in " + t.root(),
-                    "run cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                    "run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
                             + " to complete it, then install again");
         }
         reader.records(); // a damaged record stops here (exit 8), not halfway through the commit

@@ -20,7 +20,7 @@ import java.util.List;
  */
 public final class ProbeRunner implements Prober {
     public static final Duration TIMEOUT = Prober.TIMEOUT;
-    /** The streaming parser only: an ObjectMapper would cost cudnn-verify a tenth of a second to start. */
+    /** The streaming parser only: an ObjectMapper would cost cudnn verify a tenth of a second to start. */
     private static final JsonFactory JSON = new JsonFactory();
 
     /**

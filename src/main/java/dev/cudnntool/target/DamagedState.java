@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * The tool's own state in a target (an install record, the journal, its progress log) cannot be
  * trusted: unreadable, incomplete, or naming a path outside the target. Always exit 8, one line
- * naming the file, and a way out that works: {@code cudnn-rollback --repair} sets it aside.
+ * naming the file, and a way out that works: {@code cudnn rollback --repair} sets it aside.
  */
 public final class DamagedState extends ToolException {
     private static final long serialVersionUID = 1L;

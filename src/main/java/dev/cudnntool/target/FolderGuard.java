@@ -17,7 +17,7 @@ import java.util.Map;
  * what was recorded (a link or a folder, its file key, a link's target): a target folder swapped
  * for a link to somewhere else while the tool runs stops the journal there ({@link FolderChanged}),
  * so nothing is moved through it and the steps already taken are undone (or, where the swap
- * makes that impossible, left recorded for {@code cudnn-rollback}).
+ * makes that impossible, left recorded for {@code cudnn rollback}).
  *
  * <p>What is left: the few microseconds between the check and the rename itself. Closing them
  * needs renames relative to an open folder handle ({@code renameat}), which the file-operations

@@ -20,11 +20,10 @@ public final class IoFailure {
                         : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
                         : e instanceof AccessDeniedException ? "access denied"
                         : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
-                        : e.getClass().getSimpleName();
+                        : dev.cudnntool.Failures.kind(e);
             }
             return reason + (file == null ? "" : ": " + file) + (other == null ? "" : " -> " + other);
         }
-        String m = e.getMessage();
-        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.replace('\n', ' ').replace('\r', ' ');
+        return dev.cudnntool.Failures.words(e);
     }
 }

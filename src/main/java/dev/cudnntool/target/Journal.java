@@ -9,7 +9,7 @@ import java.util.List;
  * The write-ahead journal of one install or rollback, written (atomically) before its first
  * change. Every op is a single atomic rename, a folder creation or a folder removal, and each
  * can be replayed forward or backward by looking at the file system alone — so a run killed at
- * any instant is completed or undone by {@code cudnn-rollback} without knowing how far it got.
+ * any instant is completed or undone by {@code cudnn rollback} without knowing how far it got.
  *
  * <p>Kind, state and step type are enums written as the words they always were ({@code "install"},
  * {@code "rolling-back"}, {@code "move"}): the file stays byte for byte what it was. A word the tool does

@@ -63,7 +63,7 @@ public final class JournalRunner {
     }
 
     /**
-     * The journal on disk, unproven (for a diagnosis such as cudnn-verify's); null when none. A
+     * The journal on disk, unproven (for a diagnosis such as cudnn verify's); null when none. A
      * damaged one is an IOException with a one-line message naming the file (never Jackson's
      * location text). Anything that acts on a journal reads it through {@link StateReader}.
      */
@@ -76,10 +76,10 @@ public final class JournalRunner {
         try {
             j = JSON.readValue(BoundedFiles.read(f, BoundedFiles.DOCUMENT), Journal.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn-rollback --repair sets it aside");
+            throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn rollback --repair sets it aside");
         }
         if (j == null || j.id() == null || j.kind() == null || j.ops() == null) {
-            throw new IOException(f + " is damaged: a field is missing; cudnn-rollback --repair sets it aside");
+            throw new IOException(f + " is damaged: a field is missing; cudnn rollback --repair sets it aside");
         }
         return j;
     }

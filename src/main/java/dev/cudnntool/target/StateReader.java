@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * Reads the tool's state in a target as input, not truth: the journal, its progress log and the
  * install records are parsed strictly, every field a step depends on must be present, and every
  * path is proven to lie where its kind says (see {@link StatePaths}). Anything else is a
- * {@link DamagedState}: exit 8, the file named, and {@code cudnn-rollback --repair} as the way out.
+ * {@link DamagedState}: exit 8, the file named, and {@code cudnn rollback --repair} as the way out.
  */
 public final class StateReader {
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
@@ -34,7 +34,7 @@ public final class StateReader {
         this.root = t.root();
         this.sp = new StatePaths(t.root());
         this.kind = t.kind();
-        this.repair = "cudnn-rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
+        this.repair = "cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
     }
 
     public StatePaths paths() {

@@ -72,7 +72,7 @@ final class ByNameCheck {
         if (!host.windows() && LoaderPath.confLine(host, LoaderPath.ldSoConfLines(host), dir).isPresent()) {
             return Fix.text("sudo ldconfig");
         }
-        return Fix.reinstall(LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn-install --add-to-path, which does this"
+        return Fix.reinstall(LibrarySearchCheck.fixLine(host, dir) + "; or reinstall with cudnn install --add-to-path, which does this"
                 + " for good");
     }
 

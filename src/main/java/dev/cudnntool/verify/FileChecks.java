@@ -58,7 +58,7 @@ final class FileChecks {
                 if (Files.exists(lib) && !Files.isDirectory(lib)) { // a dangling link is reported by danglingLinks
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is not a library file but a FIFO, socket"
                                     + " or device; nothing reads it (opening it could block forever)",
-                            Fix.reinstall("remove it and reinstall the complete archive with cudnn-install")));
+                            Fix.reinstall("remove it and reinstall the complete archive with cudnn install")));
                 }
                 continue;
             }
@@ -73,12 +73,12 @@ final class FileChecks {
                 if (why.isPresent()) {
                     out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " is damaged: " + why.get()
                                     + "; loading it would crash the program that tries",
-                            Fix.reinstall("replace it: reinstall the complete archive with cudnn-install (an interrupted copy or download"
+                            Fix.reinstall("replace it: reinstall the complete archive with cudnn install (an interrupted copy or download"
                                     + " leaves such files)")));
                 }
             } catch (IOException e) {
                 out.add(Finding.error(FindingId.CUDNN_DAMAGED_FILE, realName(lib) + " cannot be read: " + e.getMessage(),
-                        Fix.reinstall("reinstall the complete archive with cudnn-install")));
+                        Fix.reinstall("reinstall the complete archive with cudnn install")));
             }
         }
         return out;
@@ -116,7 +116,7 @@ final class FileChecks {
                             + " other cuDNN librar" + (files.size() == 2 ? "y" : "ies") + " in " + c.runtimeDir() : "")
                             + (files.size() > 1 ? " are" : " is") + " built for " + e.getKey() + ", but this machine is " + hostArch
                             + ": the loader skips such files as if they were not there (\"No such file or directory\")",
-                    Fix.reinstall("replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn-install --archive "
+                    Fix.reinstall("replace them with the " + hostArch + " build, NVIDIA's " + archive + " (cudnn install --archive "
                             + archive + (host.windows() ? "" : "; 64-bit ARM servers take sbsa, Jetson boards aarch64") + ")")));
         }
         return out;
@@ -183,15 +183,15 @@ final class FileChecks {
                                         ? p.getFileName().toString() : p.toString()).toList())
                                 + "; the loader gives up on it (too many levels of symbolic links), so it cannot open " + e.getKey(),
                         candidate.map(p -> Fix.text("point it at the real file: ln -sf " + Fix.quote(Fix.Shell.POSIX, p.getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, link.toString())))
-                                .orElse(Fix.reinstall("reinstall the complete archive with cudnn-install (the real file is gone;"
+                                .orElse(Fix.reinstall("reinstall the complete archive with cudnn install (the real file is gone;"
                                         + " only links pointing at each other are left)"))));
                 continue;
             }
             out.add(Finding.error(FindingId.CUDNN_DANGLING_LINK, link + " exists but is a link to " + e.getValue()
                             + ", which does not exist, so the loader cannot open " + e.getKey(),
                     Fix.reinstall(candidate.map(p -> "point it at the file that is there: ln -sf " + Fix.quote(Fix.Shell.POSIX, p.getFileName().toString()) + " " + Fix.quote(Fix.Shell.POSIX, link.toString())
-                                    + " (or reinstall the complete archive with cudnn-install)")
-                            .orElse("reinstall the complete archive with cudnn-install (it lays the files and their links"
+                                    + " (or reinstall the complete archive with cudnn install)")
+                            .orElse("reinstall the complete archive with cudnn install (it lays the files and their links"
                                     + " down together)"))));
         }
         return out;

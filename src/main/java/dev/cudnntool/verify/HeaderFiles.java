@@ -71,7 +71,7 @@ final class HeaderFiles {
                             + " installed cuDNN's with sudo update-alternatives --config " + a.getFileName() + " (or --auto), or"
                             + " reinstall its -dev package (sudo apt-get install --reinstall libcudnn" + major + "-dev-cuda-<CUDA major>)"))
                             .orElse(Fix.reinstall("point it at the header that is there (ln -sf), or reinstall the complete archive"
-                                    + " with cudnn-install"))));
+                                    + " with cudnn install"))));
             break; // one dangling header says it; the others are links of the same alternative group
         }
         return out;

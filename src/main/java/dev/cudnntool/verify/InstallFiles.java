@@ -34,7 +34,7 @@ final class InstallFiles {
         if (!missing.isEmpty()) {
             findings.add(Finding.error(FindingId.CUDNN_INCOMPLETE, "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
                             + String.join(", ", missing),
-                    Fix.reinstall("reinstall the complete archive with cudnn-install (a manual copy often misses "
+                    Fix.reinstall("reinstall the complete archive with cudnn install (a manual copy often misses "
                             + (host.windows() ? "lib\\x64 or sub-libraries)" : "sub-libraries or their links)"))));
         }
         findings.addAll(FileChecks.dangling(host, c, dangling));
@@ -52,7 +52,7 @@ final class InstallFiles {
         if (releases.size() > 1) {
             findings.add(Finding.error(FindingId.CUDNN_MIXED_VERSIONS, "library files from different cuDNN releases side by side in "
                             + c.runtimeDir() + ": " + c.fileVersions(),
-                    Fix.reinstall("reinstall one complete archive with cudnn-install; it moves every old cuDNN " + c.major() + " file out")));
+                    Fix.reinstall("reinstall one complete archive with cudnn install; it moves every old cuDNN " + c.major() + " file out")));
         }
         if (!c.otherMajors().isEmpty()) {
             findings.add(Finding.info(FindingId.CUDNN_OTHER_MAJOR, "cuDNN " + c.otherMajors() + " also present in " + c.runtimeDir()
@@ -85,7 +85,7 @@ final class InstallFiles {
                 }
             } catch (IOException e) {
                 findings.add(Finding.error(FindingId.CUDNN_DLL_ARCH, p + " is not a valid Windows DLL: " + e.getMessage(),
-                        Fix.reinstall("reinstall it with cudnn-install")));
+                        Fix.reinstall("reinstall it with cudnn install")));
             }
         }
         String fv = c.fileVersions().get(c.mainLibrary().getFileName().toString());
@@ -96,7 +96,7 @@ final class InstallFiles {
             } else {
                 findings.add(Finding.error(FindingId.CUDNN_FILE_VERSION, c.mainLibrary().getFileName() + " has FileVersion " + fv
                                 + " but the header says " + c.headerVersion(),
-                        Fix.reinstall("headers and DLLs come from different releases: reinstall one archive with cudnn-install")));
+                        Fix.reinstall("headers and DLLs come from different releases: reinstall one archive with cudnn install")));
             }
         }
     }

@@ -28,7 +28,7 @@ import java.util.List;
 /** Turns what the probe learned into findings with causes and fixes. */
 public final class ProbeCheck {
     /** The reinstall advice of a library that does not load: a package manager's copy gets its owner's command. */
-    static final String REINSTALL = "reinstall the complete archive with cudnn-install (it replaces every sub-library together)";
+    static final String REINSTALL = "reinstall the complete archive with cudnn install (it replaces every sub-library together)";
 
     private ProbeCheck() {
     }
@@ -296,7 +296,7 @@ public final class ProbeCheck {
     }
 
     /**
-     * The check cudnn-install runs after its commit: load the installed library in a child and
+     * The check cudnn install runs after its commit: load the installed library in a child and
      * confirm it answers with the archive's version. Skipped where it cannot run (another OS's
      * archive, a target not on this machine's file system).
      */

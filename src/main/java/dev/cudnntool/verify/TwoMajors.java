@@ -37,7 +37,7 @@ final class TwoMajors {
                         + "'s declarations and links " + headerLib + ". Programs built elsewhere against cuDNN " + c.major()
                         + " still load " + checked + " (checked here); only building against cuDNN " + c.major()
                         + " is not possible with these headers",
-                Fix.reinstall("to build against cuDNN " + c.major() + ", install its archive with cudnn-install --prefix DIR into a"
+                Fix.reinstall("to build against cuDNN " + c.major() + ", install its archive with cudnn install --prefix DIR into a"
                         + " folder of its own (its headers come with it) and point the build there")));
     }
 }

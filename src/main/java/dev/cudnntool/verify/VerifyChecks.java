@@ -108,7 +108,7 @@ final class VerifyChecks {
         if (d.question().prefix() != null) {
             if (d.target() == null) {
                 out.add(Finding.error(FindingId.CUDNN_MISSING, "--prefix " + d.question().prefix() + " is not a folder",
-                        Fix.tool("pass the folder cudnn-install --prefix installed into")));
+                        Fix.tool("pass the folder cudnn install --prefix installed into")));
             }
             return out;
         }
@@ -133,11 +133,11 @@ final class VerifyChecks {
             Journal j = JournalRunner.read(target.stateDir());
             return j == null ? List.of() : List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "an interrupted " + j.kind() + " ("
                             + j.id() + ", started " + j.startedAt() + ") is pending in " + target.root() + "; its files may be half in place",
-                    Fix.tool("run cudnn-rollback" + (target.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + target.root() : "")
+                    Fix.tool("run cudnn rollback" + (target.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + target.root() : "")
                             + " to complete it")));
         } catch (IOException e) {
             return List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "the journal in " + target.stateDir() + " cannot be read: "
-                    + e.getMessage(), Fix.tool("run cudnn-rollback to repair it")));
+                    + e.getMessage(), Fix.tool("run cudnn rollback to repair it")));
         }
     }
 
@@ -153,9 +153,12 @@ final class VerifyChecks {
             }
         }
         Path prefix = d.question().prefix();
-        return List.of(Finding.of(FindingId.CUDNN_MISSING, d.question().expect() != null ? Severity.ERROR : Severity.INFO,
+        CudnnVersion expect = d.question().expect();
+        // #31 item 7: the release the user expects is the one to install, fetched by the tool itself.
+        String source = expect != null ? "--release " + expect.releaseString() : "--archive <cudnn archive>";
+        return List.of(Finding.of(FindingId.CUDNN_MISSING, expect != null ? Severity.ERROR : Severity.INFO,
                 "no cuDNN runtime library in " + String.join(" or ", d.runtimeDirs().stream().map(Path::toString).toList()),
-                Fix.tool("install it with: cudnn-install --archive <cudnn archive>" + (prefix != null ? " --prefix " + prefix : ""))));
+                Fix.tool("install it with: cudnn install " + source + (prefix != null ? " --prefix " + prefix : ""))));
     }
 
     static List<Finding> damaged(Diagnosis d) {
@@ -253,7 +256,7 @@ final class VerifyChecks {
         return List.of(Finding.error(FindingId.CUDNN_EXPECT_MISMATCH, "expected cuDNN " + expect.releaseString() + " but "
                         + (actual == null ? "the installed version cannot be read" : "cuDNN " + actual + " is installed")
                         + " in " + d.cudnn().runtimeDir(),
-                Fix.reinstall("install cuDNN " + expect.releaseString() + " with cudnn-install, or correct --expect")));
+                Fix.reinstall("install cuDNN " + expect.releaseString() + " with cudnn install, or correct --expect")));
     }
 
     /** {@code cudnn.ok} when nothing of the target is an error, said after every check ran. */

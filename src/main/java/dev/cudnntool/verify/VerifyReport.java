@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything cudnn-verify established, and its {@link #verdict()}; {@code ok} when no finding is an error (with --all, also
+ * Everything cudnn verify established, and its {@link #verdict()}; {@code ok} when no finding is an error (with --all, also
  * none of any copy's findings). {@code copies}: every cuDNN on the machine; {@code frameworks}: the
  * frameworks of the Python environments looked at, each with what it pins and what it gets.
  */

@@ -44,7 +44,7 @@ class ArchiveFileTest {
             ToolException e = refused(p);
             assertEquals(ExitCode.USAGE, e.exitCode());
             assertTrue(e.getMessage().contains("is a folder holding an unpacked cuDNN archive, not the archive"), e.getMessage());
-            assertTrue(e.fix().contains("cudnn-verify --prefix " + p), e.fix());
+            assertTrue(e.fix().contains("cudnn verify --prefix " + p), e.fix());
         }
     }
 

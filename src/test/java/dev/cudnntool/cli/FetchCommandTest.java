@@ -228,7 +228,7 @@ class FetchCommandTest {
         Cli.Run r = fetchFromServer();
         assertEquals(3, r.exit(), r.err());
         assertTrue(r.err().contains("behind NVIDIA's login"), r.err());
-        assertTrue(r.err().contains("cudnn-install --archive FILE"), r.err());
+        assertTrue(r.err().contains("cudnn install --archive FILE"), r.err());
     }
 
     @Test

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code cudnn-install --release VERSION [--cuda N]} (issue 20 item 5): the catalogue's archive for this
+ * {@code cudnn install --release VERSION [--cuda N]} (issue 20 item 5): the catalogue's archive for this
  * machine is fetched from a local HTTP server in the test JVM (never the internet) into the cache
  * folder, checked, and installed in the same transaction; a dry run fetches nothing.
  */

@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** cudnn-rollback with damaged state, as a user and a script see it: exit 8 in one line, then --repair. */
+/** cudnn rollback with damaged state, as a user and a script see it: exit 8 in one line, then --repair. */
 class RollbackCommandTest {
     @Test
     void aTruncatedRecordIsOneLineExit8AndRepairLeavesTheTargetInstallable() throws Exception {
@@ -30,7 +30,7 @@ class RollbackCommandTest {
         Cli.Run refused = Cli.run(host, "rollback");
         assertEquals(8, refused.exit(), refused.err());
         assertEquals(1, refused.err().strip().lines().count(), refused.err());
-        assertTrue(refused.err().contains(record.toString()) && refused.err().contains("cudnn-rollback --repair"), refused.err());
+        assertTrue(refused.err().contains(record.toString()) && refused.err().contains("cudnn rollback --repair"), refused.err());
         assertFalse(refused.err().contains("[Source") || refused.err().contains("null"), refused.err());
         Cli.Run json = Cli.run(host, "rollback", "--json");
         assertEquals(8, json.json().get("exitCode").asInt());

@@ -18,7 +18,7 @@ import org.tukaani.xz.XZOutputStream;
 
 /**
  * The archive readers: file names, zip, the tar family (tar.xz, tgz) and wheels, each read as
- * {@code cudnn-install} reads a downloaded file (the whole inspection: entry names, types, sizes,
+ * {@code cudnn install} reads a downloaded file (the whole inspection: entry names, types, sizes,
  * CRCs, the layout, the version evidence).
  */
 class ArchiveFuzzTest {

@@ -14,8 +14,8 @@ import java.nio.file.Path;
 
 /**
  * The tool's own state, never trusted: an install record ({@code history/<id>/install.json}) and the
- * journal with its progress log, read as {@code cudnn-rollback}, {@code --list}, {@code --repair} and
- * {@code cudnn-install} read them. A damaged record is {@link dev.cudnntool.target.DamagedState} (exit 8).
+ * journal with its progress log, read as {@code cudnn rollback}, {@code --list}, {@code --repair} and
+ * {@code cudnn install} read them. A damaged record is {@link dev.cudnntool.target.DamagedState} (exit 8).
  */
 class StateFuzzTest {
     static final String ID = "20261130T030000Z-0003-1a2b3c4d";

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Issue 18 A6: a target folder swapped for a link to an outside folder while the commit runs.
  * Before, the files were split between the target and the outside folder with exit 0. Now the
  * step after the swap sees the folder changed, nothing is moved through the link, and the steps
- * taken are undone (exit 6) or left in the journal for cudnn-rollback (exit 7), never unrecorded.
+ * taken are undone (exit 6) or left in the journal for cudnn rollback (exit 7), never unrecorded.
  */
 class CommitRaceTest {
     @TempDir
@@ -81,7 +81,7 @@ class CommitRaceTest {
                 assertEquals(before, TreeSnapshot.withoutState(tk), "every step taken was undone");
             } else {
                 assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")),
-                        "what could not be undone stays recorded in the journal for cudnn-rollback");
+                        "what could not be undone stays recorded in the journal for cudnn rollback");
             }
         }
     }

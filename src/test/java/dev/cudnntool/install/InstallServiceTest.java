@@ -54,7 +54,7 @@ class InstallServiceTest {
             assertTrue(Files.isRegularFile(tk.resolve("lib\\x64\\cudnn_ops_infer64_8.lib")));
             assertFalse(Files.exists(tk.resolve("LICENSE")), "the licence goes to the install record, not into the toolkit");
             assertEquals(7 + 9 + 14, o.plan().count(PlanStep.Action.ADD));
-            assertTrue(o.summary().contains("backup id") && o.summary().contains("cudnn-rollback"), o.summary());
+            assertTrue(o.summary().contains("backup id") && o.summary().contains("cudnn rollback"), o.summary());
             Path record = tk.resolve(".cudnn-tool\\history").resolve(o.record().id()).resolve("install.json");
             assertTrue(Files.isRegularFile(record));
             assertTrue(Files.isRegularFile(record.resolveSibling("LICENSE")));
@@ -301,7 +301,7 @@ class InstallServiceTest {
             int commitMove = counting.calls - 12; // a move in the middle of the commit
             InstallOutcome o = m.install(new FailingFileOps(commitMove, commitMove + 3), archive);
             assertEquals(ExitCode.ROLLBACK_FAILED, o.exit(), o.summary());
-            assertTrue(o.summary().contains("cudnn-rollback"));
+            assertTrue(o.summary().contains("cudnn rollback"));
             assertTrue(Files.exists(tk.resolve(".cudnn-tool/journal.json")));
             InstallOutcome blocked = m.install(archive);
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, blocked.exit() == null ? null : blocked.exit());
@@ -329,7 +329,7 @@ class InstallServiceTest {
             assertEquals(ExitCode.ROLLBACK_FAILED, m.install(new FailingFileOps(commitMove, commitMove + 3), archive).exit());
             ToolException e = assertThrows(ToolException.class, () -> m.install(archive));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
-            assertTrue(e.fix().contains("cudnn-rollback"), e.fix());
+            assertTrue(e.fix().contains("cudnn rollback"), e.fix());
 
             InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, fs.getPath("/usr/local/cuda"), "t"), host.os());
             RollbackOutcome r = m.rollback(t);

@@ -55,7 +55,7 @@ class InstallTransactionTest {
                 InstallOutcome o = m.install(full, archive);
                 assertEquals(ExitCode.INSTALL_ROLLED_BACK, o.exit(), op + ": " + o.summary());
                 assertTrue(o.summary().contains("No space left on device") && o.summary().contains("was changed"), o.summary());
-                assertFalse(o.summary().contains("cudnn-rollback"), "no advice to roll back: " + o.summary());
+                assertFalse(o.summary().contains("cudnn rollback"), "no advice to roll back: " + o.summary());
                 assertEquals(before, TreeSnapshot.of(tk), op + ": the target, its tool folder included, is as before");
             }
         }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A real install process is SIGKILLed in the middle of its commit; cudnn-rollback restores every byte. */
+/** A real install process is SIGKILLed in the middle of its commit; cudnn rollback restores every byte. */
 @DisabledOnOs(value = OS.WINDOWS, disabledReason = "Linux archive layout with symlinks")
 class KillDuringCommitTest {
     /** Steps of the commit done when the kill lands; the child pauses 150 ms after each, so many are left. */

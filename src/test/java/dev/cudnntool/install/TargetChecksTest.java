@@ -65,7 +65,7 @@ class TargetChecksTest {
             ToolException e = assertThrows(ToolException.class, () -> Machine.of(host).install(archive));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.getMessage().contains("locked by a running install"), e.getMessage());
-            assertFalse((e.getMessage() + e.fix()).contains("cudnn-rollback") || e.getMessage().contains("pending"),
+            assertFalse((e.getMessage() + e.fix()).contains("cudnn rollback") || e.getMessage().contains("pending"),
                     e.getMessage() + " / " + e.fix());
             InstallOutcome dry = Machine.of(host).installer().run(
                     new InstallRequest(archive, null, null, null, false, true), ReadProgress.NONE);

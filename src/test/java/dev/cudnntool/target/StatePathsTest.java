@@ -63,7 +63,7 @@ class StatePathsTest {
             for (String m : mentions) {
                 assertTrue(e.getMessage().contains(m), m + " in: " + e.getMessage());
             }
-            assertTrue(e.fix().contains("cudnn-rollback --repair"), e.fix());
+            assertTrue(e.fix().contains("cudnn rollback --repair"), e.fix());
             assertEquals(ExitCode.NOTHING_TO_ROLL_BACK, e.exitCode());
             // the same record also stops an install (before it reads the archive), and --id on any record
             s.refuses(() -> {

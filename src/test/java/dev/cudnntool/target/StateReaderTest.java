@@ -85,7 +85,7 @@ public class StateReaderTest {
             corrupt(s, corruption);
             DamagedState e = s.refuses(s::rollback);
             assertTrue(e.getMessage().contains(file), corruption + ": " + e.getMessage());
-            assertTrue(e.fix().contains("cudnn-rollback --repair"), e.fix());
+            assertTrue(e.fix().contains("cudnn rollback --repair"), e.fix());
             DamagedState i = s.refuses(() -> {
                 try {
                     return s.installAgain(false);

@@ -135,7 +135,7 @@ public final class Machine implements AutoCloseable {
                 dev.cudnntool.host.searchpath.SearchPathStores.withoutRegistry(host)));
     }
 
-    /** Installs {@code archive} into the toolkit the machine's environment names, as plain {@code cudnn-install --archive}. */
+    /** Installs {@code archive} into the toolkit the machine's environment names, as plain {@code cudnn install --archive}. */
     public InstallOutcome install(Path archive) {
         return install(new NioFileOps(), archive);
     }
@@ -157,7 +157,7 @@ public final class Machine implements AutoCloseable {
         return new RollbackService(host, ops);
     }
 
-    /** Rolls back the latest install of {@code t}, as plain {@code cudnn-rollback}. */
+    /** Rolls back the latest install of {@code t}, as plain {@code cudnn rollback}. */
     public RollbackOutcome rollback(InstallTarget t) {
         return rollback(new NioFileOps(), t);
     }

@@ -259,7 +259,7 @@ class LinuxDiagnosisTest {
         assertTrue(f.message().contains(LIB + "/libcudnn_graph.so.9") && f.message().contains("libcudnn_graph.so.9.4.0")
                 && f.message().contains("does not exist"), f.message());
         assertEquals("point it at the file that is there: ln -sf libcudnn_graph.so.9.5.1 " + LIB + "/libcudnn_graph.so.9"
-                + " (or reinstall the complete archive with cudnn-install)", f.fix());
+                + " (or reinstall the complete archive with cudnn install)", f.fix());
         none(r, "cudnn.incomplete");
     }
 

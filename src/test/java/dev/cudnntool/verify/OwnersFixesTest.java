@@ -29,8 +29,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * #29 item 1: the owner's command replaces a fix by its kind. For a package manager's copy every
  * {@link Fix.Kind#REINSTALL} fix becomes the owner's command and nothing else changes; and every fix
- * the checks write that names cudnn-install is of a kind code can decide by (never plain text), so
- * the rule by kind gives exactly what the old rule by text ("contains cudnn-install") gave.
+ * the checks write that names cudnn install is of a kind code can decide by (never plain text), so
+ * the rule by kind gives exactly what the old rule by text ("contains cudnn install") gave.
  */
 class OwnersFixesTest {
     private static final long SEED = Long.getLong("ownersFixes.seed", 29L);
@@ -79,7 +79,7 @@ class OwnersFixesTest {
 
     @Test
     void theToolsOwnAndUnownedCopiesKeepTheirFixes() {
-        List<Finding> findings = List.of(new Finding("cudnn.damaged", Severity.ERROR, "m", Fix.reinstall("reinstall with cudnn-install")));
+        List<Finding> findings = List.of(new Finding("cudnn.damaged", Severity.ERROR, "m", Fix.reinstall("reinstall with cudnn install")));
         assertSame(findings, OwnersFixes.apply(findings, Owner.TOOL));
         assertSame(findings, OwnersFixes.apply(findings, Owner.NONE));
         assertSame(findings, OwnersFixes.apply(findings, null));
@@ -126,9 +126,9 @@ class OwnersFixesTest {
         produced.addAll(probeFindings(windows));
         int named = 0;
         for (Finding f : produced) {
-            boolean oldRule = f.fix().contains("cudnn-install");
+            boolean oldRule = f.fix().contains("cudnn install");
             named += oldRule ? 1 : 0;
-            assertFalse(oldRule && f.remedy().is(Fix.Kind.TEXT), f.id() + " names cudnn-install as plain text: " + f.fix());
+            assertFalse(oldRule && f.remedy().is(Fix.Kind.TEXT), f.id() + " names cudnn install as plain text: " + f.fix());
             for (Owner owner : OWNERS) {
                 Finding after = OwnersFixes.apply(List.of(f), owner).get(0);
                 assertEquals(oldRule, !after.fix().equals(f.fix()), f.id() + " " + f.fix());

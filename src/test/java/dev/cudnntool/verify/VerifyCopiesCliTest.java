@@ -131,7 +131,7 @@ class VerifyCopiesCliTest {
         assertEquals(1, Cli.run(host, "verify", "--no-probe", "--all", "--json").json().get("exitCode").asInt());
     }
 
-    /** #19 items 19 and 5: each copy names its owner; a broken copy pip owns is fixed with pip, never cudnn-install. */
+    /** #19 items 19 and 5: each copy names its owner; a broken copy pip owns is fixed with pip, never cudnn install. */
     @Test
     void ownersInJsonAndTextAndTheOwnersOwnFix() throws Exception {
         java.nio.file.FileSystem fs = TestHosts.unixFs();
@@ -151,7 +151,7 @@ class VerifyCopiesCliTest {
         boolean anyFix = false;
         for (JsonNode f : copy.get("findings")) {
             String fix = f.path("fix").asText();
-            assertFalse(fix.contains("with cudnn-install"), f.toString());
+            assertFalse(fix.contains("with cudnn install"), f.toString());
             anyFix |= fix.contains("pip install --force-reinstall --no-deps nvidia-cudnn-cu12==9.1.0.70");
         }
         assertTrue(anyFix, "the incomplete wheel is fixed with pip: " + copy.get("findings"));

@@ -96,7 +96,7 @@ class VerifyServiceTest {
                         + "\"target\":\"x\",\"ops\":[],\"recordId\":\"20261130T030000Z-0001\",\"stateDirCreated\":true}");
         Finding f = find(new VerifyService(host, null).verify(null, null, null), "install.unfinished");
         assertTrue(f.isError());
-        assertTrue(f.fix().contains("cudnn-rollback"));
+        assertTrue(f.fix().contains("cudnn rollback"));
     }
 
     @Test
@@ -110,6 +110,22 @@ class VerifyServiceTest {
         Host empty = TestHosts.windows(fs, Map.of("CUDA_PATH", TK), new FakeRunner());
         assertEquals(Severity.INFO, find(new VerifyService(empty, null).verify(null, null, null), "cudnn.missing").severity());
         assertEquals(Severity.ERROR, find(new VerifyService(empty, null).verify(null, null, CudnnVersion.of(8, 9, 5)), "cudnn.missing").severity());
+    }
+
+    /** #31 item 7: with --expect X and nothing installed, the fix is to install release X (by kind: this tool's command). */
+    @Test
+    void expectWithNothingInstalledSuggestsThatRelease() throws Exception {
+        FileSystem fs = TestHosts.windowsFs();
+        TestHosts.toolkit(fs.getPath(TK), "12.2.0");
+        Host empty = TestHosts.windows(fs, Map.of("CUDA_PATH", TK), new FakeRunner());
+        for (CudnnVersion v : List.of(CudnnVersion.of(8, 9, 5), CudnnVersion.of(9, 5, 1))) {
+            Finding f = find(new VerifyService(empty, null).verify(null, null, v), "cudnn.missing");
+            assertTrue(f.fix().contains("cudnn install --release " + v.releaseString()), f.fix());
+            assertTrue(f.remedy().is(dev.cudnntool.Fix.Kind.TOOL), f.fix());
+        }
+        Finding plain = find(new VerifyService(empty, null).verify(null, null, null), "cudnn.missing");
+        assertTrue(plain.fix().contains("cudnn install --archive"), plain.fix());
+        assertFalse(plain.fix().contains("--release"), plain.fix());
     }
 
     /** The probe's answers replayed: what a GPU machine with a broken driver would say. */

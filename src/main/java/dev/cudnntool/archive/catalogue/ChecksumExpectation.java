@@ -178,7 +178,7 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
             return Text.printable(f.getReason());
         }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : Text.printable(oneLine(e.getMessage()));
+        return e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : Text.printable(oneLine(e.getMessage()));
     }
 
     private static String oneLine(String m) {

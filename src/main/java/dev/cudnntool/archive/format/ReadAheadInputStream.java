@@ -125,7 +125,7 @@ final class ReadAheadInputStream extends BulkInputStream {
         if (t instanceof Error e) {
             throw e;
         }
-        return new IOException(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage(), t);
+        return new IOException(t.getMessage() == null ? dev.cudnntool.Failures.kind(t) : t.getMessage(), t);
     }
 
     /** Stops the background thread; it closes its source itself. */

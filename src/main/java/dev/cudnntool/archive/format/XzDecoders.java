@@ -82,7 +82,7 @@ public final class XzDecoders {
         }
         return new IOException(e instanceof java.io.EOFException
                 ? "the .xz data ends early (the file is truncated, or stray bytes follow the last stream)"
-                : "the .xz data is corrupt (" + e.getClass().getSimpleName() + ")", e);
+                : "the .xz data is corrupt (" + dev.cudnntool.Failures.kind(e) + ")", e);
     }
 
     /** Decoder threads for a multi-block file: as {@link ParallelXz} uses. */

@@ -55,7 +55,7 @@ public final class ZipDataOffsets {
                         Objects.requireNonNull(raw, "raw stream");
                     }
                 } catch (IOException | RuntimeException e) {
-                    throw new Damaged(a.getName(), e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                    throw new Damaged(a.getName(), e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : e.getMessage());
                 }
                 offsets[i] = b.getDataOffset();
             }
@@ -63,7 +63,7 @@ public final class ZipDataOffsets {
             ZipAgreement.check(ch, fileSize, second, offsets); // what a reader of local headers reads is the same
             return offsets;
         } catch (RuntimeException e) { // commons-compress's words for a structure it cannot read
-            throw new ZipException(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            throw new ZipException(e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : e.getMessage());
         }
     }
 

@@ -49,7 +49,7 @@ public final class ZipDirectory implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e instanceof ZipException z ? z : new ZipException(e.getMessage() == null
-                    ? e.getClass().getSimpleName() : e.getMessage());
+                    ? dev.cudnntool.Failures.kind(e) : e.getMessage());
         }
         List<ZipEntry> out = new ArrayList<>();
         try {

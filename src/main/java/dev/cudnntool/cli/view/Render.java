@@ -88,7 +88,7 @@ public final class Render {
             verdict = "verify: no CUDA toolkit and no cuDNN on this machine; nothing is broken, nothing is installed";
         } else if (r.cudnn() == null) {
             verdict = "verify: no cuDNN is installed in " + r.target().root()
-                    + "; nothing is broken (install one with cudnn-install --archive FILE)";
+                    + "; nothing is broken (install one with cudnn install --archive FILE)";
         } else {
             verdict = "verify: no problems found";
         }
@@ -108,7 +108,7 @@ public final class Render {
         } else if (entries.stream().anyMatch(dev.cudnntool.install.RollbackService.Entry::current)) {
             out.println("(current): what the target holds now");
         }
-        out.println("* the newest: cudnn-rollback undoes it");
+        out.println("* the newest: cudnn rollback undoes it");
     }
 
     /**

@@ -8,7 +8,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
- * Where {@code cudnn-install --release} keeps the archives it fetches: a per-user cache, so one
+ * Where {@code cudnn install --release} keeps the archives it fetches: a per-user cache, so one
  * download serves every toolkit and prefix, and the target's own state folder holds only the
  * tool's small records. {@code CUDNN_TOOL_CACHE} wins; else Linux
  * {@code $XDG_CACHE_HOME/cudnn-tool/archives} or {@code $HOME/.cache/cudnn-tool/archives}, Windows

@@ -37,7 +37,7 @@ public final class Fetcher {
     static final long MAX_UNKNOWN_SIZE = 16L << 30;
     private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d{1,19})-(\\d{1,19})/(\\d{1,19}|\\*)");
     private static final String LOGIN_FIX = "download it in a browser from " + CatalogueEntry.LOGIN_PAGE
-            + " (after signing in), then cudnn-install --archive FILE";
+            + " (after signing in), then cudnn install --archive FILE";
 
     private final Downloader downloader;
     private final Duration timeout;
@@ -187,7 +187,7 @@ public final class Fetcher {
                 if (progressed && attempt < ATTEMPTS) {
                     continue; // a dropped connection: resume with a Range request
                 }
-                throw new ToolException(ExitCode.HOST_NOT_READY, "downloading " + shown(url) + " failed: " + describe(x),
+                throw new ToolException(ExitCode.HOST_NOT_READY, "downloading " + shown(url) + " failed: " + describe(x, url),
                         "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again"
                                 + (Files.exists(part) ? ": it resumes from " + part.getFileName() : ""), x);
             }
@@ -205,9 +205,9 @@ public final class Fetcher {
         return Secrets.redact(url.toString());
     }
 
-    private static String describe(IOException x) {
-        String m = Secrets.redact(x.getMessage());
-        return x.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : " (" + m + ")");
+    /** The failure in words (#31 item 7): "could not connect to HOST", never the exception's class name. */
+    private static String describe(IOException x, URI url) {
+        return Secrets.redact(dev.cudnntool.Failures.words(x, url.getHost()));
     }
 
     /** What the status means: the offset the body starts at, -1 to ask again from zero, or an exit. */
@@ -288,7 +288,7 @@ public final class Fetcher {
             }
             throw refused(e, url, s, null);
         } catch (IOException x) {
-            throw new ToolException(ExitCode.HOST_NOT_READY, "checking " + shown(url) + " failed: " + describe(x),
+            throw new ToolException(ExitCode.HOST_NOT_READY, "checking " + shown(url) + " failed: " + describe(x, url),
                     "check the network (and HTTPS_PROXY/NO_PROXY), then run the same command again", x);
         }
     }

@@ -4,7 +4,7 @@ import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import java.nio.file.Path;
 
 /**
- * The archive {@code cudnn-install --release} installs, as the JSON object {@code fetch} shows it.
+ * The archive {@code cudnn install --release} installs, as the JSON object {@code fetch} shows it.
  *
  * @param release    the release asked for ({@code 9.5.1})
  * @param file       NVIDIA's file name the catalogue chose for this OS, CPU and CUDA major
@@ -99,7 +99,7 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
         }
         String url = (source.base() == null && this.url != null && !this.url.contains("***") ? java.util.Optional.of(this.url)
                 : source.url(e)).orElseThrow(() -> new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED,
-                e.fileName() + " has no public URL known", "download it yourself, then cudnn-install --archive FILE"));
+                e.fileName() + " has no public URL known", "download it yourself, then cudnn install --archive FILE"));
         Fetcher.exists(new HttpDownloader(host, timeout), e, java.net.URI.create(url));
     }
 

@@ -271,10 +271,10 @@ public final class LibrarySearchCheck {
     public static String fixLine(Host host, Path dir) {
         if (host.windows()) {
             return windowsFixLine(dir)
-                    + " + $env:Path  (for good: cudnn-install ... --add-to-path, or add it in System Properties > Environment Variables)";
+                    + " + $env:Path  (for good: cudnn install ... --add-to-path, or add it in System Properties > Environment Variables)";
         }
         String q = Fix.quote(Fix.Shell.POSIX, dir.toString());
-        return "export LD_LIBRARY_PATH=" + q + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn-install ... --add-to-path,"
+        return "export LD_LIBRARY_PATH=" + q + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  (for good: cudnn install ... --add-to-path,"
                 + " or echo " + q + " | sudo tee /etc/ld.so.conf.d/cudnn.conf && sudo ldconfig)";
     }
 

@@ -57,7 +57,7 @@ public record Owner(Kind kind, String name, String version, @com.fasterxml.jacks
     }
 
     /**
-     * The owner's own command that puts its files back as they were: never cudnn-install for files a
+     * The owner's own command that puts its files back as they were: never cudnn install for files a
      * package manager answers for. Null for {@code tool} and {@code none}.
      */
     public String reinstallCommand() {
