@@ -1,7 +1,9 @@
 package dev.cudnntool;
-
+import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The one way the tool reads a file it did not write itself: every file is hostile input. The
@@ -91,14 +94,14 @@ public final class BoundedFiles {
      * most {@code max} bytes are read; a larger file is refused when the read passes the cap (lines before
      * it were seen). Bytes that are not UTF-8 are replaced.
      */
-    public static void forEachLine(Path file, long max, java.util.function.Predicate<String> each) throws IOException {
+    public static void forEachLine(Path file, long max, Predicate<String> each) throws IOException {
         requireRegularFile(file);
         long size = Files.size(file);
         if (size > max) {
             throw tooLarge(file, size, max);
         }
         try (InputStream raw = Files.newInputStream(file);
-             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(capped(raw, file, max),
+             BufferedReader in = new BufferedReader(new InputStreamReader(capped(raw, file, max),
                      StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -111,7 +114,7 @@ public final class BoundedFiles {
 
     /** {@code in}, failing once more than {@code max} bytes came through (a file that grows, or lies about its size). */
     private static InputStream capped(InputStream in, Path file, long max) {
-        return new java.io.FilterInputStream(in) {
+        return new FilterInputStream(in) {
             private long count;
 
             @Override

@@ -1,6 +1,21 @@
 package dev.cudnntool;
-
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.Locale;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * A failure in words (#31 item 7): no Java exception class name reaches a user. A connection refused
@@ -20,44 +35,44 @@ public final class Failures {
         String on = host == null || host.isBlank() ? "" : " " + Text.printable(host);
         String m = e.getMessage();
         String message = m == null || m.isBlank() || namesAnException(m) ? null : Text.oneLine(m);
-        if (e instanceof java.net.ConnectException) {
+        if (e instanceof ConnectException) {
             return "could not connect to" + (on.isEmpty() ? " the server" : on) + " (connection refused or unreachable)";
         }
-        if (e instanceof java.net.UnknownHostException) {
+        if (e instanceof UnknownHostException) {
             String name = on.isEmpty() ? message : on.strip();
             return "unknown host" + (name == null ? "" : " " + name) + " (the name does not resolve: check the address, DNS or proxy)";
         }
-        if (e instanceof java.net.http.HttpConnectTimeoutException) {
+        if (e instanceof HttpConnectTimeoutException) {
             return "connecting to" + (on.isEmpty() ? " the server" : on) + " timed out";
         }
-        if (e instanceof java.net.http.HttpTimeoutException || e instanceof java.net.SocketTimeoutException) {
+        if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException) {
             return "no answer from" + (on.isEmpty() ? " the server" : on) + " in time (timed out)";
         }
-        if (e instanceof javax.net.ssl.SSLHandshakeException) {
+        if (e instanceof SSLHandshakeException) {
             return "the secure connection to" + (on.isEmpty() ? " the server" : on)
                     + " could not be set up (its certificate is not trusted here, or a proxy intercepts it)";
         }
-        if (e instanceof javax.net.ssl.SSLException) {
+        if (e instanceof SSLException) {
             return "the secure connection to" + (on.isEmpty() ? " the server" : on) + " failed";
         }
-        if (e instanceof java.nio.file.FileSystemException f) {
+        if (e instanceof FileSystemException f) {
             String reason = f.getReason() != null && !f.getReason().isBlank() && !namesAnException(f.getReason()) ? Text.oneLine(f.getReason())
-                    : e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                    : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
-                    : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
-                    : e instanceof java.nio.file.NotDirectoryException ? "not a folder"
+                    : e instanceof NoSuchFileException ? "no such file"
+                    : e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof FileAlreadyExistsException ? "already exists"
+                    : e instanceof DirectoryNotEmptyException ? "folder not empty"
+                    : e instanceof NotDirectoryException ? "not a folder"
                     : kind(e);
             return reason + (f.getFile() == null ? "" : ": " + Text.printable(f.getFile()))
                     + (f.getOtherFile() == null ? "" : " -> " + Text.printable(f.getOtherFile()));
         }
-        if (e instanceof java.io.FileNotFoundException) {
+        if (e instanceof FileNotFoundException) {
             return message == null ? "file not found" : message;
         }
-        if (e instanceof java.io.EOFException) {
+        if (e instanceof EOFException) {
             return "the data ended early" + (message == null ? "" : " (" + message + ")");
         }
-        if (e instanceof java.net.SocketException) {
+        if (e instanceof SocketException) {
             return "the connection" + (on.isEmpty() ? "" : " to" + on) + " broke" + (message == null ? "" : " (" + message + ")");
         }
         return message != null ? message : kind(e);

@@ -1,5 +1,5 @@
 package dev.cudnntool;
-
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -86,7 +86,7 @@ public record Fix(Kind kind, String text) {
     }
 
     /** {@link #quote} of a path for {@code shell}. */
-    public static String quote(Shell shell, java.nio.file.Path path) {
+    public static String quote(Shell shell, Path path) {
         return path == null ? null : quote(shell, path.toString());
     }
 

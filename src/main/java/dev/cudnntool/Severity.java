@@ -1,12 +1,12 @@
 package dev.cudnntool;
-
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
 
 public enum Severity {
     INFO, WARN, ERROR;
 
     @JsonValue
     public String json() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

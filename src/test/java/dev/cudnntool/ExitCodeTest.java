@@ -1,5 +1,4 @@
 package dev.cudnntool;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +59,6 @@ class ExitCodeTest {
 
     @Test
     void codesAreDistinct() {
-        assertEquals(ExitCode.values().length, java.util.Arrays.stream(ExitCode.values()).mapToInt(ExitCode::code).distinct().count());
+        assertEquals(ExitCode.values().length, Arrays.stream(ExitCode.values()).mapToInt(ExitCode::code).distinct().count());
     }
 }

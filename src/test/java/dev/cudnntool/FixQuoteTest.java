@@ -1,5 +1,4 @@
 package dev.cudnntool;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.testing.Seeds;
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -66,7 +66,7 @@ class FixQuoteTest {
                 if (sh) { // the POSIX form, pasted into a real sh, is the one argument and runs nothing
                     Process p = new ProcessBuilder("/bin/sh", "-c", "printf '%s' " + posix).directory(tmp.toFile()).start();
                     assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-                    assertEquals(path, new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                    assertEquals(path, new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
                     assertFalse(Files.exists(tmp.resolve("PWNED")), "pasting ran a command: " + posix);
                 }
             }));

@@ -1,9 +1,9 @@
 package dev.cudnntool;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +86,7 @@ class ReleaseFilesTest {
         Process p;
         try {
             p = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true).start();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             assumeTrue(false, "no python3 here");
             return;
         }

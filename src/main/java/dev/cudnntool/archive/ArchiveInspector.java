@@ -1,6 +1,8 @@
 package dev.cudnntool.archive;
-
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Failures;
 import dev.cudnntool.Text;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.format.EntryCursor;
@@ -10,19 +12,20 @@ import dev.cudnntool.archive.format.XzBlockMap;
 import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.ExitCode;
-import dev.cudnntool.ToolException;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.zip.ZipException;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.zip.ZipException;
 
 /**
  * Reads an archive once, as a stream, and establishes everything about it: every entry is safe,
@@ -47,7 +50,7 @@ public final class ArchiveInspector {
     public ArchiveInspector(InspectionLimits limits, Opener opener, XzDecoders.Choice xz) {
         this.limits = limits;
         this.opener = opener;
-        this.xz = java.util.Objects.requireNonNull(xz);
+        this.xz = Objects.requireNonNull(xz);
     }
 
     public ArchiveInspector(InspectionLimits limits, Opener opener) {
@@ -185,7 +188,7 @@ public final class ArchiveInspector {
     }
 
     /** An I/O failure of the sink (disk full, permission), not of the archive. */
-    public static final class SinkFailure extends java.io.UncheckedIOException {
+    public static final class SinkFailure extends UncheckedIOException {
         private static final long serialVersionUID = 1L;
     public SinkFailure(IOException cause) {
             super(String.valueOf(cause.getMessage()), cause);
@@ -202,7 +205,7 @@ public final class ArchiveInspector {
     /** One line that says what went wrong, never "null": decoders often throw without a message. */
     static String describe(Exception e) {
         String m = e.getMessage();
-        if (e instanceof EOFException || m != null && m.toLowerCase(java.util.Locale.ROOT).contains("truncated")) {
+        if (e instanceof EOFException || m != null && m.toLowerCase(Locale.ROOT).contains("truncated")) {
             return "the file ends too early (truncated download?)" + (m == null || m.isBlank() ? "" : " - " + oneLine(m));
         }
         if (m == null || m.isBlank() || m.equals("null")) {
@@ -210,7 +213,7 @@ public final class ArchiveInspector {
             if (c instanceof Exception ce && c != e) {
                 return describe(ce);
             }
-            return "unreadable data (" + dev.cudnntool.Failures.kind(e) + ")";
+            return "unreadable data (" + Failures.kind(e) + ")";
         }
         return oneLine(m);
     }

@@ -1,8 +1,8 @@
 package dev.cudnntool.archive;
-
-import dev.cudnntool.Text;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -120,7 +120,7 @@ public final class EntrySafety {
     }
 
     public static int utf8Length(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
 

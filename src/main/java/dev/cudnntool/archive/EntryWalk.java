@@ -1,7 +1,9 @@
 package dev.cudnntool.archive;
-
-import dev.cudnntool.Text;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
 import dev.cudnntool.Hex;
+import dev.cudnntool.Text;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.format.EntryCursor;
 import dev.cudnntool.archive.format.EntryType;
@@ -9,8 +11,6 @@ import dev.cudnntool.archive.format.RawEntry;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.NamingScheme;
-import dev.cudnntool.ExitCode;
-import dev.cudnntool.ToolException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +51,7 @@ final class EntryWalk {
     final Map<String, ArchiveItem> files = new HashMap<>();
     final List<ArchiveItem> items = new ArrayList<>();
     /** Findings of the source's own kind (a wheel's RECORD), added to the report's. */
-    final List<dev.cudnntool.Finding> extraFindings = new ArrayList<>();
+    final List<Finding> extraFindings = new ArrayList<>();
     CudnnVersion headerVersion;
     String headerFile;
     CudnnVersion fallbackHeaderVersion;

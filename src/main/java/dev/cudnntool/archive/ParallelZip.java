@@ -1,6 +1,6 @@
 package dev.cudnntool.archive;
-
 import dev.cudnntool.Hex;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.format.EntryType;
@@ -8,8 +8,8 @@ import dev.cudnntool.archive.format.RawEntry;
 import dev.cudnntool.archive.format.ZipDataOffsets;
 import dev.cudnntool.archive.format.ZipDirectory;
 import dev.cudnntool.archive.format.ZipEntryInput;
+import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.ToolException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.ZipEntry;
@@ -65,7 +66,7 @@ final class ParallelZip {
         this.progress = progress;
         this.fileSize = fileSize;
         this.walk = new EntryWalk(limits, name, sink, progress, fileSize);
-        this.wheel = name.format() == dev.cudnntool.archive.name.ArchiveFormat.WHEEL ? new WheelContents(name, walk) : null;
+        this.wheel = name.format() == ArchiveFormat.WHEEL ? new WheelContents(name, walk) : null;
     }
 
     /** {@code inDirectory}: the entry's place in the central directory. */
@@ -160,7 +161,7 @@ final class ParallelZip {
         pool.shutdownNow();
         boolean interrupted = false;
         try {
-            while (!pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            while (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
                 // an entry is still being written (a slow disk): keep waiting, it ends by itself
             }
         } catch (InterruptedException e) {

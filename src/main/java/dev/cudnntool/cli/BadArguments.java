@@ -1,15 +1,14 @@
 package dev.cudnntool.cli;
-
-import dev.cudnntool.cli.view.Json;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
+import dev.cudnntool.cli.view.Json;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * A command line that did not parse, as one line on standard error (and the error document with
@@ -33,7 +32,7 @@ final class BadArguments {
         PrintWriter err = cmd.getErr();
         Problem p = describe(e);
         err.println(cmd.getCommandName() + ": error: " + p.message() + "; fix: " + p.fix());
-        if (java.util.Arrays.asList(args).contains("--json")) {
+        if (Arrays.asList(args).contains("--json")) {
             // The arguments did not parse, so --json is taken from the raw words: a script asked for JSON.
             var doc = Json.document(cmd.getCommandName(), ExitCode.USAGE.code());
             var error = doc.putObject("error");

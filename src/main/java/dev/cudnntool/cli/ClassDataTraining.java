@@ -1,8 +1,8 @@
 package dev.cudnntool.cli;
-
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -32,7 +32,7 @@ final class ClassDataTraining {
         if (listFile == null || listFile.isBlank()) {
             return 0;
         }
-        return loadListed(java.nio.file.FileSystems.getDefault(), listFile, loader);
+        return loadListed(FileSystems.getDefault(), listFile, loader);
     }
 
     static int loadListed(FileSystem fs, String listFile, ClassLoader loader) {

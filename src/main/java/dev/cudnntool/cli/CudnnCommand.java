@@ -1,16 +1,17 @@
 package dev.cudnntool.cli;
-
-import dev.cudnntool.cli.view.Json;
-
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.cli.view.Json;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The root command, {@code cudnn}. Run without a command it lists the commands, one line each, on
@@ -25,7 +26,7 @@ public class CudnnCommand implements Callable<Integer> {
      * The subcommands, registered by {@link Main}: only the one being run is built (picocli's
      * reflection over every command costs about 0.1 s, a third of cudnn verify's run time).
      */
-    static final java.util.Map<String, Class<?>> SUBCOMMANDS = new java.util.LinkedHashMap<>();
+    static final Map<String, Class<?>> SUBCOMMANDS = new LinkedHashMap<>();
 
     static {
         SUBCOMMANDS.put("install", InstallCommand.class);
@@ -66,7 +67,7 @@ public class CudnnCommand implements Callable<Integer> {
     }
 
     /** The usage-error document of {@code cudnn --json} alone, with the commands as {@code commands}. */
-    private static com.fasterxml.jackson.databind.node.ObjectNode listDocument(CommandLine cl, String message, String fix) {
+    private static ObjectNode listDocument(CommandLine cl, String message, String fix) {
         var doc = Json.document("cudnn", ExitCode.USAGE.code());
         var error = doc.putObject("error");
         error.put("message", message);

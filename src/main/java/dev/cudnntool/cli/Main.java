@@ -1,20 +1,20 @@
 package dev.cudnntool.cli;
-
-import dev.cudnntool.cli.view.Json;
-
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Failures;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.format.XzDecoders;
+import dev.cudnntool.cli.view.Json;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.target.FaultHook;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
 /**
@@ -29,9 +29,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Host host = dev.cudnntool.host.searchpath.SearchPathStores.systemHost();
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        Host host = SearchPathStores.systemHost();
         // No probe child is started here: verify's collector starts one only once it has found a cuDNN
         // library to load (a child started early, for a machine without cuDNN, only took a core from
         // this JVM's own start: #31 item 5).
@@ -122,7 +122,7 @@ public final class Main {
         boolean verbose = parsed.hasMatchedOption("--verbose");
         boolean json = parsed.hasMatchedOption("--json");
         ToolException te = e instanceof ToolException t ? t
-                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + dev.cudnntool.Failures.words(e), "re-run with --verbose and report it", e);
+                : new ToolException(ExitCode.INTERNAL, "unexpected failure: " + Failures.words(e), "re-run with --verbose and report it", e);
         PrintWriter err = cmd.getErr();
         String message = Text.oneLine(te.getMessage());
         String fix = te.fix().isEmpty() ? "" : "; fix: " + Text.oneLine(te.fix());

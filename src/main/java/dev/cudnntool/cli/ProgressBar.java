@@ -1,7 +1,7 @@
 package dev.cudnntool.cli;
-
-import dev.cudnntool.install.InstallWorkflow;
+import dev.cudnntool.Text;
 import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.install.InstallWorkflow;
 import java.io.PrintWriter;
 
 /**
@@ -21,7 +21,7 @@ final class ProgressBar implements InstallWorkflow.Progress {
     }
 
     static ProgressBar forContext(ToolContext ctx, OutputOptions o, String label) {
-        return new ProgressBar(ctx.terminal() && !o.json && !o.quiet ? SafeOutput.raw(ctx.err()) : null, dev.cudnntool.Text.terminalSafe(label));
+        return new ProgressBar(ctx.terminal() && !o.json && !o.quiet ? SafeOutput.raw(ctx.err()) : null, Text.terminalSafe(label));
     }
 
     @Override

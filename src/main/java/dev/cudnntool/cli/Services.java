@@ -1,10 +1,14 @@
 package dev.cudnntool.cli;
-
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.FrameworkPins;
+import dev.cudnntool.explain.ExplainService;
+import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ReleaseFilter;
 import dev.cudnntool.host.ReleaseFit;
-import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.host.fetch.FetchResult;
@@ -12,14 +16,22 @@ import dev.cudnntool.host.fetch.FetchSelection;
 import dev.cudnntool.host.fetch.FetchSource;
 import dev.cudnntool.host.fetch.Fetcher;
 import dev.cudnntool.host.fetch.HttpDownloader;
+import dev.cudnntool.host.fetch.ManifestCache;
+import dev.cudnntool.host.fetch.ManifestLookup;
+import dev.cudnntool.host.fetch.ReleaseFetch;
+import dev.cudnntool.install.InstallPorts;
 import dev.cudnntool.install.InstallService;
-import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.install.InstallWorkflow;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.install.RollbackService;
-import dev.cudnntool.install.InstallPorts;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.verify.ProbeCheck;
 import dev.cudnntool.verify.VerifyService;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The services the commands call, wired from the context's ports: the one place that chooses the
@@ -50,9 +62,9 @@ final class Services {
      * {@code cudnn install}'s workflow: {@link #install(boolean)}'s service, the context's catalogue, and a
      * progress bar per phase ({@code bars}: one for a label).
      */
-    dev.cudnntool.install.InstallWorkflow installWorkflow(boolean probe,
-            java.util.function.Function<String, dev.cudnntool.install.InstallWorkflow.Progress> bars) {
-        return new dev.cudnntool.install.InstallWorkflow(ctx.host(), install(probe), ctx.catalogue(), bars);
+    InstallWorkflow installWorkflow(boolean probe,
+            Function<String, InstallWorkflow.Progress> bars) {
+        return new InstallWorkflow(ctx.host(), install(probe), ctx.catalogue(), bars);
     }
 
     /** A verify service; without {@code probe} the library is not loaded. */
@@ -61,8 +73,8 @@ final class Services {
     }
 
     /** {@code cudnn explain}: the checks for pasted error lines, on verify with and without loading the library. */
-    dev.cudnntool.explain.ExplainService explain() {
-        return new dev.cudnntool.explain.ExplainService(ctx.host(), verify(true), verify(false));
+    ExplainService explain() {
+        return new ExplainService(ctx.host(), verify(true), verify(false));
     }
 
     RollbackService rollback() {
@@ -75,7 +87,7 @@ final class Services {
 
     /** {@code cudnn releases}: the catalogue's archives for {@code filter}, marked against this machine (toolkit at {@code cudaPath} or found). */
     ReleaseFit.Listing releases(ReleaseFilter filter, String cudaPath, ReleaseFit.Asked asked,
-                                dev.cudnntool.host.fetch.ManifestCache.Merged manifests) {
+                                ManifestCache.Merged manifests) {
         return ReleaseFit.list(ctx.host(), manifests.catalogue(), filter, cudaPath, asked).withManifestRows(manifests.readByFile());
     }
 
@@ -83,23 +95,23 @@ final class Services {
      * {@code cudnn releases}' manifests (#30 item 2): with {@code refresh} the listing of {@code source} is read and the
      * manifests the catalogue lacks are cached; then the catalogue with every cached manifest.
      */
-    dev.cudnntool.host.fetch.ManifestCache.Merged releaseManifests(boolean refresh, FetchSource source) {
-        return dev.cudnntool.host.fetch.ManifestCache.releases(ctx.host(), ctx.catalogue(), refresh, source,
-                new HttpDownloader(ctx.host(), java.time.Duration.ofSeconds(60)));
+    ManifestCache.Merged releaseManifests(boolean refresh, FetchSource source) {
+        return ManifestCache.releases(ctx.host(), ctx.catalogue(), refresh, source,
+                new HttpDownloader(ctx.host(), Duration.ofSeconds(60)));
     }
 
     /** The catalogue with the manifests {@code releases --refresh} cached (fetch and install --release). */
-    private dev.cudnntool.archive.catalogue.Catalogue catalogue() {
-        return dev.cudnntool.host.fetch.ManifestCache.withCached(ctx.host(), ctx.catalogue());
+    private Catalogue catalogue() {
+        return ManifestCache.withCached(ctx.host(), ctx.catalogue());
     }
 
     /** {@code cudnn releases --for}: the framework pins kept with the catalogue. */
-    dev.cudnntool.archive.catalogue.FrameworkPins frameworkPins() {
-        return dev.cudnntool.archive.catalogue.FrameworkPins.bundled();
+    FrameworkPins frameworkPins() {
+        return FrameworkPins.bundled();
     }
 
     /** {@code cudnn fetch --list}: the catalogue's archives {@code what} (or the newest) names for {@code filter}. */
-    java.util.List<dev.cudnntool.archive.catalogue.CatalogueEntry> fetchList(ReleaseFilter filter, String what) {
+    List<CatalogueEntry> fetchList(ReleaseFilter filter, String what) {
         return FetchSelection.list(catalogue(), filter, what);
     }
 
@@ -107,8 +119,8 @@ final class Services {
      * {@code cudnn fetch}: the archive {@code what} names, downloaded into {@code dir} from {@code source}. A VERSION
      * without --cuda takes this machine's toolkit's CUDA major when the filter is this machine's and a toolkit is found.
      */
-    FetchResult fetch(ReleaseFilter filter, String what, String sha256, FetchSource source, java.nio.file.Path dir,
-                      java.time.Duration timeout, dev.cudnntool.archive.ReadProgress progress) {
+    FetchResult fetch(ReleaseFilter filter, String what, String sha256, FetchSource source, Path dir,
+                      Duration timeout, ReadProgress progress) {
         Host host = ctx.host();
         Integer toolkitMajor = null;
         if (filter.cuda() == null && filter.thisMachine(host)) {
@@ -116,15 +128,15 @@ final class Services {
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
         HttpDownloader d = new HttpDownloader(host, timeout);
-        var entry = dev.cudnntool.host.fetch.ManifestLookup.select(catalogue(), filter, what, toolkitMajor, sha256, source, d);
+        var entry = ManifestLookup.select(catalogue(), filter, what, toolkitMajor, sha256, source, d);
         return new Fetcher(d, timeout, progress).fetch(entry, source, dir);
     }
 
     /** {@code cudnn install --release}: the catalogue's archive for this machine, fetched into the cache (a dry run: only looked up). */
-    dev.cudnntool.host.fetch.ReleaseFetch fetchRelease(ReleaseFilter filter, String release, FetchSource source,
-                                                       java.nio.file.Path cudaPath, boolean dryRun,
-                                                       dev.cudnntool.archive.ReadProgress progress) {
-        return dev.cudnntool.host.fetch.ReleaseFetch.resolve(ctx.host(), catalogue(), filter, release, cudaPath, source,
-                dryRun, java.time.Duration.ofSeconds(60), progress);
+    ReleaseFetch fetchRelease(ReleaseFilter filter, String release, FetchSource source,
+                                                       Path cudaPath, boolean dryRun,
+                                                       ReadProgress progress) {
+        return ReleaseFetch.resolve(ctx.host(), catalogue(), filter, release, cudaPath, source,
+                dryRun, Duration.ofSeconds(60), progress);
     }
 }

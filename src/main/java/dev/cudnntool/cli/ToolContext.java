@@ -1,10 +1,13 @@
 package dev.cudnntool.cli;
-
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.format.XzDecoders;
+import dev.cudnntool.cli.view.Screen;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.target.FaultHook;
+import java.io.InputStream;
 import java.io.PrintWriter;
 
 /**
@@ -22,9 +25,9 @@ import java.io.PrintWriter;
  * @param in          standard input ({@code cudnn explain -}): {@link Main#main} wires System.in; other contexts an empty one
  */
 public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
-                          dev.cudnntool.probe.ProbeRunner warmProbe,
-                          dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
-                          XzDecoders.Choice xz, SearchPathStore searchPaths, java.io.InputStream in) {
+                          ProbeRunner warmProbe,
+                          Catalogue catalogueOverride, FaultHook faults,
+                          XzDecoders.Choice xz, SearchPathStore searchPaths, InputStream in) {
     /** #32 item 6: both streams pass the one output filter, installed here once for every command. */
     public ToolContext {
         out = SafeOutput.wrap(out);
@@ -36,38 +39,38 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
     }
 
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
-                       dev.cudnntool.probe.ProbeRunner warmProbe) {
+                       ProbeRunner warmProbe) {
         this(host, out, err, terminal, warmProbe, null, FaultHook.NONE, XzDecoders.Choice.AUTO,
-                host == null ? null : SearchPathStores.withoutRegistry(host), java.io.InputStream.nullInputStream());
+                host == null ? null : SearchPathStores.withoutRegistry(host), InputStream.nullInputStream());
         // null host: the command model only (GenerateDocs)
     }
 
     /** The same context without standard input (a test's or Main's wiring before System.in). */
     public ToolContext(Host host, PrintWriter out, PrintWriter err, boolean terminal,
-                       dev.cudnntool.probe.ProbeRunner warmProbe,
-                       dev.cudnntool.archive.catalogue.Catalogue catalogueOverride, FaultHook faults,
+                       ProbeRunner warmProbe,
+                       Catalogue catalogueOverride, FaultHook faults,
                        XzDecoders.Choice xz, SearchPathStore searchPaths) {
-        this(host, out, err, terminal, warmProbe, catalogueOverride, faults, xz, searchPaths, java.io.InputStream.nullInputStream());
+        this(host, out, err, terminal, warmProbe, catalogueOverride, faults, xz, searchPaths, InputStream.nullInputStream());
     }
 
     /** The same context reading {@code input} as its standard input (tests). */
-    public ToolContext withInput(java.io.InputStream input) {
+    public ToolContext withInput(InputStream input) {
         return new ToolContext(host, out, err, terminal, warmProbe, catalogueOverride, faults, xz, searchPaths, input);
     }
 
     /** The same context with another catalogue of NVIDIA's archives (tests). */
-    public ToolContext withCatalogue(dev.cudnntool.archive.catalogue.Catalogue catalogue) {
+    public ToolContext withCatalogue(Catalogue catalogue) {
         return new ToolContext(host, out, err, terminal, warmProbe, catalogue, faults, xz, searchPaths, in);
     }
 
     /** The catalogue of NVIDIA's published archives: the jar's, read on first use, unless overridden. */
-    public dev.cudnntool.archive.catalogue.Catalogue catalogue() {
-        return catalogueOverride != null ? catalogueOverride : dev.cudnntool.archive.catalogue.Catalogue.bundled();
+    public Catalogue catalogue() {
+        return catalogueOverride != null ? catalogueOverride : Catalogue.bundled();
     }
 
     /** Where and how a view prints this command's result. */
-    public dev.cudnntool.cli.view.Screen screen(OutputOptions output) {
-        return new dev.cudnntool.cli.view.Screen(out, err, host, this::catalogue, VersionProvider.version(), output.json(), output.verbose(), output.quiet());
+    public Screen screen(OutputOptions output) {
+        return new Screen(out, err, host, this::catalogue, VersionProvider.version(), output.json(), output.verbose(), output.quiet());
     }
 
     /** The services the commands call, wired to this context's machine. */
@@ -76,8 +79,8 @@ public record ToolContext(Host host, PrintWriter out, PrintWriter err, boolean t
     }
 
     /** The probe runner: the one started early by {@link Main} for verify, else a new one. */
-    public dev.cudnntool.probe.ProbeRunner probe() {
+    public ProbeRunner probe() {
         return warmProbe != null ? warmProbe
-                : new dev.cudnntool.probe.ProbeRunner(host.runner(), dev.cudnntool.probe.ProbeRunner.currentJava());
+                : new ProbeRunner(host.runner(), ProbeRunner.currentJava());
     }
 }

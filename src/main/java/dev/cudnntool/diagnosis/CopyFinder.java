@@ -1,29 +1,37 @@
 package dev.cudnntool.diagnosis;
-
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.fetch.SafeFiles;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
+import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPath;
-import dev.cudnntool.host.Toolkit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every cuDNN on the machine, read-only (file names, link chains, headers; nothing is loaded):
@@ -87,7 +95,7 @@ public final class CopyFinder {
         }
         Map<Integer, Optional<Path>> winners = new LinkedHashMap<>();
         List<CudnnCopy> out = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>(); // linear in the copies (#32 item 7)
+        Set<String> seen = new HashSet<>(); // linear in the copies (#32 item 7)
         for (Place place : places) {
             List<Path> libs = mainLibraries(host, place.dir());
             Map<Integer, String> siblings = libs.isEmpty() || host.windows() ? Map.of()
@@ -119,7 +127,7 @@ public final class CopyFinder {
      */
     static List<Path> ldSoConfFolders(Host host, LdSoCache cache) {
         List<Path> out = new ArrayList<>();
-        for (String line : new dev.cudnntool.host.searchpath.LdSoConfPathStore(host).persistentEntries()) {
+        for (String line : new LdSoConfPathStore(host).persistentEntries()) {
             if (line.startsWith("/") && out.size() < 256) {
                 try {
                     add(out, host.path(line));
@@ -198,7 +206,7 @@ public final class CopyFinder {
             return out;
         }
         List<Path> files = FolderListing.glob(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*");
-        java.util.Set<Integer> majors = new java.util.HashSet<>();
+        Set<Integer> majors = new HashSet<>();
         for (Path f : files) {
             Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
             if (n.isPresent() && n.get().base().equals("cudnn") && n.get().major() != null && majors.add(n.get().major())) {
@@ -211,7 +219,7 @@ public final class CopyFinder {
     /** {@link Host#samePath}'s comparison as a key: absolute, normal, without case on Windows. */
     private static String pathKey(Host host, Path p) {
         String s = p.toAbsolutePath().normalize().toString();
-        return host.windows() ? s.toLowerCase(java.util.Locale.ROOT) : s;
+        return host.windows() ? s.toLowerCase(Locale.ROOT) : s;
     }
 
     /** Python site-packages folders under the usual roots. */
@@ -377,10 +385,10 @@ public final class CopyFinder {
      * nor root, or is writable by others. Where the file system tells no owners or modes (Windows), null.
      */
     static String untrusted(Path dir, Path marker) {
-        java.nio.file.attribute.UserPrincipal caller = dev.cudnntool.host.fetch.SafeFiles.caller(dir.getFileSystem());
+        UserPrincipal caller = SafeFiles.caller(dir.getFileSystem());
         for (Path p : marker == null ? List.of(dir) : List.of(dir, marker)) {
-            for (java.nio.file.LinkOption[] how : List.of(new java.nio.file.LinkOption[] {java.nio.file.LinkOption.NOFOLLOW_LINKS},
-                    new java.nio.file.LinkOption[0])) {
+            for (LinkOption[] how : List.of(new LinkOption[] {LinkOption.NOFOLLOW_LINKS},
+                    new LinkOption[0])) {
                 try {
                     if (!Files.exists(p, how)) {
                         continue;
@@ -389,11 +397,11 @@ public final class CopyFinder {
                     if (caller != null && !owner.equals(caller.getName()) && !owner.equals("root")) {
                         return p + " is owned by " + owner;
                     }
-                    if (how.length == 0 && Files.readAttributes(p, java.nio.file.attribute.PosixFileAttributes.class)
-                            .permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)) {
+                    if (how.length == 0 && Files.readAttributes(p, PosixFileAttributes.class)
+                            .permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
                         return p + " is writable by others";
                     }
-                } catch (java.io.IOException | RuntimeException x) {
+                } catch (IOException | RuntimeException x) {
                     // no owners or modes told here
                 }
             }

@@ -1,5 +1,4 @@
 package dev.cudnntool.diagnosis;
-
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -7,6 +6,7 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.host.owner.Owner;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One cuDNN main library found on the machine (JSON {@code copies}): where, which release, how it
@@ -32,7 +32,7 @@ public record CudnnCopy(String path, @JsonIgnore int major, String version, Orig
 
         @JsonValue
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

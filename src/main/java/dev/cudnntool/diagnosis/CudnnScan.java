@@ -1,19 +1,23 @@
 package dev.cudnntool.diagnosis;
-
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.HeaderVersion;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -88,7 +92,7 @@ public final class CudnnScan {
         try {
             if (BoundedFiles.isRegularFile(vh) && Files.isReadable(vh) && Files.isReadable(host.realPath(vh))) {
                 header = HeaderVersion.parse(BoundedFiles.readString(vh, BoundedFiles.TEXT,
-                        java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+                        StandardCharsets.ISO_8859_1)).orElse(null);
                 headerFile = vh.toString();
             }
         } catch (IOException ignored) {
@@ -124,7 +128,7 @@ public final class CudnnScan {
     }
 
     private static Optional<Path> unlinkedFile(Path dir, String soname, Map<String, Path> newestBySoname) {
-        if (Files.exists(dir.resolve(soname), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.exists(dir.resolve(soname), LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
         return Optional.ofNullable(newestBySoname.get(soname));
@@ -132,8 +136,8 @@ public final class CudnnScan {
 
     /** For each soname, the newest real file {@code SONAME.x.y} among {@code files}: one pass over the names. */
     private static Map<String, Path> newestBySoname(List<Path> files) {
-        Map<String, Path> newest = new java.util.HashMap<>();
-        Map<String, CudnnVersion> newestVersion = new java.util.HashMap<>();
+        Map<String, Path> newest = new HashMap<>();
+        Map<String, CudnnVersion> newestVersion = new HashMap<>();
         for (Path f : files) {
             String name = f.getFileName().toString();
             Optional<LibraryName> n = LibraryName.parse(name);
@@ -172,7 +176,7 @@ public final class CudnnScan {
             }
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(at)) {
                 ds.iterator().hasNext();
-            } catch (java.nio.file.AccessDeniedException e) {
+            } catch (AccessDeniedException e) {
                 return Optional.of(at);
             } catch (IOException | RuntimeException e) {
                 return Optional.empty(); // not there, or not a folder: nothing hidden
@@ -183,6 +187,6 @@ public final class CudnnScan {
 
     /** The folder's cuDNN names (any case), bounded by {@link FolderListing#MAX_NAMES}. */
     private static List<Path> list(Path dir) {
-        return FolderListing.list(dir, n -> n.toLowerCase(java.util.Locale.ROOT).contains("cudnn"));
+        return FolderListing.list(dir, n -> n.toLowerCase(Locale.ROOT).contains("cudnn"));
     }
 }

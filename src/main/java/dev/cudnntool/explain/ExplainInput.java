@@ -1,5 +1,4 @@
 package dev.cudnntool.explain;
-
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
@@ -9,7 +8,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * The text {@code cudnn explain} reads: the argument, a log file ({@code --file}) or standard input ({@code -}), at most
@@ -57,12 +59,12 @@ public record ExplainInput(String text, String source, long size, long read, boo
                 while (buf.hasRemaining() && ch.read(buf) > 0) {
                     // read until full or the end
                 }
-                byte[] b = java.util.Arrays.copyOf(buf.array(), buf.position());
+                byte[] b = Arrays.copyOf(buf.array(), buf.position());
                 return new ExplainInput(decode(b, b.length), file.toString(), size, b.length, start > 0);
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new ToolException(ExitCode.USAGE, "cannot read " + file + " (no such file)", "name the log file that holds the error");
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new ToolException(ExitCode.USAGE, "cannot read " + file + " (permission denied)", "name a log file you can read");
         } catch (IOException e) {
             throw new ToolException(ExitCode.USAGE, "cannot read " + file + " (" + e.getMessage() + ")",

@@ -1,18 +1,18 @@
 package dev.cudnntool.explain;
-
+import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.ToolException;
-import dev.cudnntool.Text;
-import dev.cudnntool.ExitCode;
 import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
+import dev.cudnntool.Text;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.PeFile;
-import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.verify.VerifyReport;
 import dev.cudnntool.verify.VerifyService;
 import java.io.IOException;
@@ -23,6 +23,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code cudnn explain}: for each recognised error line, runs the part of {@code verify} that answers it on this machine
@@ -200,7 +202,7 @@ public final class ExplainService {
 
     /** pip's cuBLAS wheel for a cuBLAS library (the package manager's command), else advice in words. */
     private static Fix dependencyFix(String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)(cublas(?:Lt)?)(?:\\.so\\.|64_)(\\d+)").matcher(name);
+        Matcher m = Pattern.compile("(?i)(cublas(?:Lt)?)(?:\\.so\\.|64_)(\\d+)").matcher(name);
         if (m.find()) {
             return Fix.packageManager("install cuBLAS for CUDA " + m.group(2) + ": pip install nvidia-cublas-cu" + m.group(2)
                     + " (and put its lib folder on the search path), or install the CUDA " + m.group(2) + " toolkit's cuBLAS");
@@ -271,7 +273,7 @@ public final class ExplainService {
 
     private static boolean needsZlib(String fileVersion) {
         try {
-            return LibrarySearchCheck.needsZlibwapi(dev.cudnntool.archive.name.CudnnVersion.parse(fileVersion));
+            return LibrarySearchCheck.needsZlibwapi(CudnnVersion.parse(fileVersion));
         } catch (RuntimeException e) {
             return true;
         }

@@ -1,9 +1,9 @@
 package dev.cudnntool.host;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -33,7 +33,7 @@ public final class FolderListing {
         if (dir == null) {
             return new ArrayList<>();
         }
-        java.nio.file.PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + glob);
+        PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + glob);
         return list(dir, name -> m.matches(dir.getFileSystem().getPath(name)), MAX_NAMES);
     }
 

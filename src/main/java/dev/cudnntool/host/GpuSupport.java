@@ -1,5 +1,4 @@
 package dev.cudnntool.host;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.catalogue.Catalogue;
@@ -9,6 +8,7 @@ import dev.cudnntool.archive.catalogue.SupportMatrix;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code cudnn.gpu-unsupported}: a cuDNN release (verify: the installed one; install: the archive's) against the compute capability of each GPU nvidia-smi
@@ -29,7 +29,7 @@ public final class GpuSupport {
     }
 
     public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
-                                  java.util.function.Supplier<Catalogue> catalogue) {
+                                  Supplier<Catalogue> catalogue) {
         return findings(host, driver, release, cudaMajor, matrix, ReportedFacts.bundled(), catalogue);
     }
 
@@ -40,7 +40,7 @@ public final class GpuSupport {
      * NVIDIA's word)" with its source; it never adds, raises or removes an error or a warning.
      */
     public static List<Finding> findings(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
-                                         ReportedFacts reported, java.util.function.Supplier<Catalogue> catalogue) {
+                                         ReportedFacts reported, Supplier<Catalogue> catalogue) {
         List<Finding> out = checked(host, driver, release, cudaMajor, matrix, catalogue);
         if (release != null && driver != null && driver.present()) {
             out.addAll(reportedNotes(driver, release, cudaMajor, matrix, reported, host.windows()));
@@ -82,7 +82,7 @@ public final class GpuSupport {
     }
 
     private static List<Finding> checked(Host host, DriverInfo driver, String release, Integer cudaMajor, SupportMatrix matrix,
-                                         java.util.function.Supplier<Catalogue> catalogue) {
+                                         Supplier<Catalogue> catalogue) {
         List<Finding> out = new ArrayList<>();
         if (release == null || driver == null || !driver.present()) {
             return out;
@@ -164,7 +164,7 @@ public final class GpuSupport {
 
     /** The fix: the newest catalogued archive for this machine whose release's matrix supports {@code cc}. */
     private static String newestSupporting(Host host, String cc, Integer cudaMajor, SupportMatrix matrix,
-                                           java.util.function.Supplier<Catalogue> catalogue) {
+                                           Supplier<Catalogue> catalogue) {
         String os = host.windows() ? "windows" : "linux";
         try {
             List<CatalogueEntry> candidates = new ArrayList<>(catalogue.get().select(os, ReleaseFilter.hostArches(host), cudaMajor, null));

@@ -1,12 +1,13 @@
 package dev.cudnntool.host;
-
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -25,8 +26,8 @@ public record Host(FileSystem fs, Map<String, String> env, OsFamily os, Arch arc
         // Windows variable names are case-insensitive (Path, PATH); keep one map that says so.
         Map<String, String> copy = os == OsFamily.WINDOWS ? new TreeMap<>(String.CASE_INSENSITIVE_ORDER) : new TreeMap<>();
         copy.putAll(env);
-        env = java.util.Collections.unmodifiableMap(copy);
-        java.util.Objects.requireNonNull(registryPath);
+        env = Collections.unmodifiableMap(copy);
+        Objects.requireNonNull(registryPath);
     }
 
     /** A host whose registry was not read. */

@@ -1,5 +1,5 @@
 package dev.cudnntool.host;
-
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +18,7 @@ public final class NvidiaSmi {
     }
 
     /** One GPU; {@code computeCapability} ("8.6") is null when nvidia-smi is too old to report {@code compute_cap}. */
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
     public record Gpu(String name, String driverVersion, String computeCapability) {
         public Gpu(String name, String driverVersion) {
             this(name, driverVersion, null);

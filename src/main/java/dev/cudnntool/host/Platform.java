@@ -1,10 +1,10 @@
 package dev.cudnntool.host;
-
-import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Arch;
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.OsFamily;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -25,7 +25,7 @@ public record Platform(OsFamily os, Arch arch, int jvmBits, boolean wsl) {
         Path version = host.path("/proc/version");
         try {
             return Files.isRegularFile(version)
-                    && BoundedFiles.readString(version, 64 << 10, java.nio.charset.StandardCharsets.UTF_8)
+                    && BoundedFiles.readString(version, 64 << 10, StandardCharsets.UTF_8)
                     .toLowerCase(Locale.ROOT).contains("microsoft");
         } catch (IOException | RuntimeException e) {
             return false;

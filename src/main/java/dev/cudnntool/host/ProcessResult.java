@@ -1,4 +1,5 @@
 package dev.cudnntool.host;
+import java.util.Arrays;
 
 /**
  * What running an external program gave: its exit code and both streams, whether it ran past
@@ -22,6 +23,6 @@ public record ProcessResult(int exitCode, String out, String err, boolean timedO
         String text = err.isBlank() ? out : err;
         String[] all = text.strip().split("\\R");
         int from = Math.max(0, all.length - lines);
-        return String.join(" | ", java.util.Arrays.copyOfRange(all, from, all.length)).strip();
+        return String.join(" | ", Arrays.copyOfRange(all, from, all.length)).strip();
     }
 }

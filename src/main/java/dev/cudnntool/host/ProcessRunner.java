@@ -1,6 +1,6 @@
 package dev.cudnntool.host;
-
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,7 +18,7 @@ public interface ProcessRunner {
         return new Started() {
             @Override
             public ProcessResult finish(String stdin, Duration timeout) {
-                List<String> withInput = new java.util.ArrayList<>(command);
+                List<String> withInput = new ArrayList<>(command);
                 withInput.add("<" + stdin.strip());
                 return run(withInput, timeout);
             }

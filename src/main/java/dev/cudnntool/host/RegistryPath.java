@@ -1,5 +1,5 @@
 package dev.cudnntool.host;
-
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,7 +17,7 @@ public record RegistryPath(List<String> user, List<String> machine) {
 
     /** The machine's entries, then the user's: what Windows gives a new terminal after its own. */
     public List<String> persistentEntries() {
-        List<String> out = new java.util.ArrayList<>(machine);
+        List<String> out = new ArrayList<>(machine);
         out.addAll(user);
         return out;
     }

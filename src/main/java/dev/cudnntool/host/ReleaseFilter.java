@@ -1,9 +1,10 @@
 package dev.cudnntool.host;
-
 import dev.cudnntool.Arch;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.catalogue.FrameworkPins;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +61,7 @@ public record ReleaseFilter(String os, Set<String> arches, Integer cudaMajor, In
     public static String driverVersion(String driver) {
         String d = driver.trim();
         if (!DRIVER.matcher(d).matches()) {
-            throw new ToolException(ExitCode.USAGE, "--driver " + dev.cudnntool.Text.printable(d) + " is not a driver version",
+            throw new ToolException(ExitCode.USAGE, "--driver " + Text.printable(d) + " is not a driver version",
                     "write it as nvidia-smi prints it: --driver 535.104.05 (Linux) or --driver 536.25 (Windows)");
         }
         return d;
@@ -73,10 +74,10 @@ public record ReleaseFilter(String os, Set<String> arches, Integer cudaMajor, In
      * framework release the table does not hold, is exit 2 with one line naming what it knows. The pin's CUDA major must
      * agree with {@code --cuda} when both are given.
      */
-    public dev.cudnntool.archive.catalogue.FrameworkPins.Pin pin(dev.cudnntool.archive.catalogue.FrameworkPins pins, String word) {
+    public FrameworkPins.Pin pin(FrameworkPins pins, String word) {
         Matcher m = FOR.matcher(word.trim());
         if (!m.matches()) {
-            throw new ToolException(ExitCode.USAGE, "--for " + dev.cudnntool.Text.printable(word.trim()) + " is not FRAMEWORK==VERSION",
+            throw new ToolException(ExitCode.USAGE, "--for " + Text.printable(word.trim()) + " is not FRAMEWORK==VERSION",
                     "write it as pip does: --for torch==2.5.1 (known: " + pins.known() + ")");
         }
         var pin = pins.find(m.group(1), m.group(2), os).orElseThrow(() -> new ToolException(ExitCode.USAGE,

@@ -1,14 +1,16 @@
 package dev.cudnntool.host;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.archive.catalogue.FrameworkPins;
 import dev.cudnntool.archive.catalogue.ReportedFacts;
 import dev.cudnntool.archive.catalogue.SupportMatrix;
-import dev.cudnntool.OsFamily;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,7 +49,7 @@ public final class ReleaseFit {
         public static final String MANIFEST = "manifest";
 
         /** The same row, known only from an NVIDIA manifest cached and read at {@code read} (#30 item 2). */
-        public Row fromManifest(java.time.Instant read) {
+        public Row fromManifest(Instant read) {
             return new Row(fileName, version, os, arch, cudaVariant, format, sha256, candidates, size, releaseDate, url, download,
                     toolkitFits, driverMinimum, driverOk, cudaOk, gpuOk, gpuUncertain, matrix, why, recommended, reported,
                     MANIFEST, read.toString());
@@ -85,7 +87,7 @@ public final class ReleaseFit {
         }
 
         /** The same listing, the rows of archives known only from a cached manifest marked with when it was read. */
-        public Listing withManifestRows(java.util.Map<String, java.time.Instant> readByFile) {
+        public Listing withManifestRows(Map<String, Instant> readByFile) {
             if (readByFile.isEmpty()) {
                 return this;
             }
@@ -154,7 +156,7 @@ public final class ReleaseFit {
     /** The lowest compute capability among the GPUs nvidia-smi listed (the one that limits the choice), or null. */
     public static String lowestGpu(DriverInfo driver) {
         return driver.gpus().stream().map(NvidiaSmi.Gpu::computeCapability).filter(c -> c != null)
-                .min(java.util.Comparator.comparing(CudaVersion::parse, (a, b) -> a.orElseThrow().compareTo(b.orElseThrow())))
+                .min(Comparator.comparing(CudaVersion::parse, (a, b) -> a.orElseThrow().compareTo(b.orElseThrow())))
                 .orElse(null);
     }
 

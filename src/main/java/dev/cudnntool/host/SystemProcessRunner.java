@@ -1,6 +1,6 @@
 package dev.cudnntool.host;
-
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,7 @@ public final class SystemProcessRunner implements ProcessRunner {
      * current folder first): never done. Every caller names the program by its absolute path.
      */
     private static String notAbsolute(List<String> command) {
-        return command.isEmpty() || !new java.io.File(command.get(0)).isAbsolute()
+        return command.isEmpty() || !new File(command.get(0)).isAbsolute()
                 ? "refused to run " + (command.isEmpty() ? "nothing" : command.get(0)) + ": not an absolute path (programs are"
                 + " never looked up on PATH or in the current folder)" : null;
     }

@@ -1,14 +1,16 @@
 package dev.cudnntool.host;
-
-import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.Text;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,7 +67,7 @@ public final class ToolkitLocator {
             return Optional.empty();
         }
         String exe = host.windows() ? "nvcc.exe" : "nvcc";
-        for (String e : path.split(java.util.regex.Pattern.quote(host.pathSeparator()), -1)) {
+        for (String e : path.split(Pattern.quote(host.pathSeparator()), -1)) {
             if (e.isBlank() || e.length() > 4096) {
                 continue;
             }
@@ -102,7 +105,7 @@ public final class ToolkitLocator {
             try {
                 Path p = host.path(v.replace("\"", ""));
                 if (p.isAbsolute()) {
-                    names.add(var + "=" + dev.cudnntool.Text.printable(v) + describe(host, p));
+                    names.add(var + "=" + Text.printable(v) + describe(host, p));
                     roots.add(host.realPath(p));
                 }
             } catch (RuntimeException bad) {
@@ -173,7 +176,7 @@ public final class ToolkitLocator {
         for (var e : host.env().entrySet()) {
             Matcher m = CUDA_PATH_V.matcher(e.getKey());
             if (m.matches()) {
-                addIfDir(reads, versioned, e.getValue(), e.getKey().toUpperCase(java.util.Locale.ROOT));
+                addIfDir(reads, versioned, e.getValue(), e.getKey().toUpperCase(Locale.ROOT));
             }
         }
         versioned.sort(byVersionDescending());
@@ -259,7 +262,7 @@ public final class ToolkitLocator {
     /** The archive's release built for another CUDA major, in NVIDIA's spelling (it may not exist: the advice looks it up). */
     private static String sameRelease(ArchiveName archive, PlatformCheck.Target to, int cudaMajor) {
         String name = to.os() == archive.os() && to.arch() == archive.arch() ? archive.canonicalName()
-                : to.os() == dev.cudnntool.OsFamily.WINDOWS ? archive.windowsEquivalent() : archive.linuxEquivalent(to.arch());
+                : to.os() == OsFamily.WINDOWS ? archive.windowsEquivalent() : archive.linuxEquivalent(to.arch());
         return name.replaceAll("_cuda[0-9.]+-", "_cuda" + cudaMajor + "-");
     }
 
@@ -319,7 +322,7 @@ public final class ToolkitLocator {
             Path txt = root.resolve("version.txt");
             if (BoundedFiles.isRegularFile(txt)) {
                 Optional<CudaVersion> v = CudaVersion.fromVersionTxt(BoundedFiles.readString(txt, BoundedFiles.TEXT,
-                        java.nio.charset.StandardCharsets.UTF_8));
+                        StandardCharsets.UTF_8));
                 if (v.isPresent()) {
                     return Optional.of(new Toolkit(root, v.get(), "version.txt", foundBy));
                 }

@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.ToolException;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code install --env-file FILE} (#31 item 3): after a successful install, {@code KEY=VALUE} lines
@@ -94,7 +94,7 @@ public final class EnvFile {
                     StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new ToolException(ExitCode.USAGE, "cuDNN is installed, but --env-file " + file + " could not be written ("
-                    + e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT)
+                    + e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT)
                     + ")", "pass a file you can write; the install itself needs no repeat", e);
         }
     }

@@ -1,14 +1,14 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.format.XzDecoders;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.target.FaultHook;
+import dev.cudnntool.target.FileOps;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -24,14 +24,14 @@ public record InstallPorts(Host host, FileOps ops, Clock clock, PostInstallCheck
     public static final Function<List<Path>, List<String>> NOBODY = files -> List.of();
 
     public InstallPorts {
-        java.util.Objects.requireNonNull(host);
-        java.util.Objects.requireNonNull(ops);
-        java.util.Objects.requireNonNull(clock);
-        java.util.Objects.requireNonNull(check);
-        java.util.Objects.requireNonNull(limits);
-        java.util.Objects.requireNonNull(xz);
-        java.util.Objects.requireNonNull(holders);
-        java.util.Objects.requireNonNull(searchPaths);
-        java.util.Objects.requireNonNull(faults);
+        Objects.requireNonNull(host);
+        Objects.requireNonNull(ops);
+        Objects.requireNonNull(clock);
+        Objects.requireNonNull(check);
+        Objects.requireNonNull(limits);
+        Objects.requireNonNull(xz);
+        Objects.requireNonNull(holders);
+        Objects.requireNonNull(searchPaths);
+        Objects.requireNonNull(faults);
     }
 }

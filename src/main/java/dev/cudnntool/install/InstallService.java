@@ -1,30 +1,31 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.DamagedState;
-import dev.cudnntool.target.History;
-import dev.cudnntool.target.InstallRecord;
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.JournalRunner;
-import dev.cudnntool.target.Leftovers;
-import dev.cudnntool.target.TreeRemoval;
-import dev.cudnntool.target.StateFolder;
-import dev.cudnntool.target.StatePaths;
-import dev.cudnntool.target.StateReader;
-import dev.cudnntool.target.TargetLock;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveFile;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.EntrySink;
+import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveFormat;
-import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.History;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.Leftovers;
+import dev.cudnntool.target.StateFolder;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.StateReader;
+import dev.cudnntool.target.TargetLock;
+import dev.cudnntool.target.TreeRemoval;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +158,7 @@ public final class InstallService {
         ArchiveReport report;
         try {
             report = new ArchiveInspector(ports.limits(), ports.xz()).withDigest(digest)
-                    .inspect(req.archive(), name, req.expected(), dev.cudnntool.archive.EntrySink.NONE, progress);
+                    .inspect(req.archive(), name, req.expected(), EntrySink.NONE, progress);
         } catch (ToolException e) {
             if (stop != null) {
                 findings.add(Finding.error(FindingId.ARCHIVE_REJECTED, e.getMessage(), e.fix()));
@@ -253,7 +254,7 @@ public final class InstallService {
             checks.checkTargetFree(t);
             Leftovers.Cleaned cleaned = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
             String id = History.newId(ports.clock().instant(), t.root(), lastSequence(t),
-                    i -> Files.exists(t.state().history(i), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    i -> Files.exists(t.state().history(i), LinkOption.NOFOLLOW_LINKS)
                             || req.addToPath() != null && ports.searchPaths().holds(i));
             tx = new InstallTransaction(ports, checks, new InstallTransaction.Run(req, name, pf, id, digest, addToPath(req),
                     stateCreated, createdRoots));

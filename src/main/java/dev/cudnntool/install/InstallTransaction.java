@@ -1,29 +1,30 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.FolderGuard;
-import dev.cudnntool.target.IoFailure;
-import dev.cudnntool.target.InstallRecord;
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.Journal;
-import dev.cudnntool.target.JournalRunner;
-import dev.cudnntool.target.StateFolder;
-import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.ArchiveInspector;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
-import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.format.ArchiveDigest;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.FolderGuard;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.StateFolder;
+import dev.cudnntool.target.StatePaths;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -175,7 +176,7 @@ final class InstallTransaction {
                 + plan.count(PlanStep.Action.ADD) + " added, " + plan.count(PlanStep.Action.REPLACE) + " replaced, "
                 + plan.count(PlanStep.Action.REMOVE) + " old files moved out, " + plan.count(PlanStep.Action.SAME)
                 + " unchanged; backup id " + id + "; undo with: cudnn rollback"
-                + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()));
+                + (t.kind() == InstallTarget.Kind.TOOLKIT ? "" : " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()));
         return new InstallOutcome(ExitCode.OK, summary, report, pf, plan, record, findings);
     }
 
@@ -206,7 +207,7 @@ final class InstallTransaction {
             runner.finish();
         } catch (IOException e2) {
             findings.add(Finding.error(FindingId.INSTALL_ROLLBACK_FAILED, why + "; undoing it failed too: " + IoFailure.describe(e2),
-                    dev.cudnntool.Fix.tool("run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                    Fix.tool("run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()) : "")
                             + " to finish restoring " + t.root())));
             return new InstallOutcome(ExitCode.ROLLBACK_FAILED, why + "; automatic rollback failed: "
                     + IoFailure.describe(e2) + "; run cudnn rollback", report, pf, plan, null, findings);
@@ -301,10 +302,10 @@ final class InstallTransaction {
     private static String hashOf(Path file) throws IOException {
         try {
             return Placement.sha256(file);
-        } catch (java.nio.file.FileSystemException e) {
+        } catch (FileSystemException e) {
             throw e;
         } catch (IOException e) {
-            throw new java.nio.file.FileSystemException(file.toString(), null, "cannot read it ("
+            throw new FileSystemException(file.toString(), null, "cannot read it ("
                     + IoFailure.describe(e) + ")");
         }
     }

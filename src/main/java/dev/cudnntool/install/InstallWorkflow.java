@@ -1,9 +1,9 @@
 package dev.cudnntool.install;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.ArchiveFile;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.format.ArchiveDigest;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
@@ -103,7 +103,7 @@ public final class InstallWorkflow {
         return install(file, catalogue.expectation(ArchiveFile.name(file)), request, fetched);
     }
 
-    private InstallRun install(Path file, dev.cudnntool.archive.catalogue.ChecksumExpectation expected,
+    private InstallRun install(Path file, ChecksumExpectation expected,
                               InstallRequest request, ReleaseFetch fetched) {
         ArchiveName name = ArchiveFile.name(file);
         try (ArchiveDigest early = InstallService.startDigest(file, name)) { // beside the catalogue and the host checks

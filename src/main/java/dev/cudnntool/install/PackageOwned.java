@@ -1,7 +1,7 @@
 package dev.cudnntool.install;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.owner.Owner;
@@ -33,7 +33,7 @@ final class PackageOwned {
         List<Path> dirs = new ArrayList<>();
         dirs.add(target.runtimeDir(archive));
         dirs.add(target.root().resolve("include"));
-        if (archive.os() == dev.cudnntool.OsFamily.WINDOWS) {
+        if (archive.os() == OsFamily.WINDOWS) {
             dirs.add(target.root().resolve("lib").resolve("x64"));
         }
         Owners owners = new Owners(host);

@@ -1,20 +1,19 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.Text;
-import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Hex;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.format.EntryType;
-import dev.cudnntool.Hex;
 import dev.cudnntool.archive.CudnnFiles;
 import dev.cudnntool.archive.EntryRole;
 import dev.cudnntool.archive.EntrySafety;
-import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.target.InstallTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -22,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -184,7 +184,7 @@ public final class Placement {
             if (s.item() == null || s.item().type() != EntryType.SYMLINK) {
                 continue;
             }
-            Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             PlanStep at = s;
             while (at.item().type() == EntryType.SYMLINK) {
                 Path folder = at.target().getParent();

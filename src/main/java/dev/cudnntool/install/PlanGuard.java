@@ -1,12 +1,12 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.CudnnFiles;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.StatePaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -60,7 +60,7 @@ final class PlanGuard {
 
     /** cuDNN's own files: cudnn*.h, libcudnn*, cudnn*.dll, cudnn*.lib (any case). */
     static boolean isCudnnFile(String fileName) {
-        return dev.cudnntool.archive.CudnnFiles.isCudnnFile(fileName); // one predicate for the reader and the plan
+        return CudnnFiles.isCudnnFile(fileName); // one predicate for the reader and the plan
     }
 
     /** One warning per destination folder of the target that is a link leading outside it. */

@@ -1,10 +1,10 @@
 package dev.cudnntool.install;
-
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.cudnntool.archive.ArchiveItem;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * One file's fate in an install: added, replacing an existing file (which is backed up), already
@@ -21,7 +21,7 @@ public record PlanStep(String source, String destination, Action action,
 
         @JsonValue
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -1,19 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.IoFailure;
-import dev.cudnntool.target.DamagedState;
-import dev.cudnntool.target.FaultHook;
-import dev.cudnntool.target.InstallRecord;
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.Journal;
-import dev.cudnntool.target.JournalRunner;
-import dev.cudnntool.target.Leftovers;
-import dev.cudnntool.target.StateFolder;
-import dev.cudnntool.target.StatePaths;
-import dev.cudnntool.target.StateReader;
-import dev.cudnntool.target.TargetLock;
-import dev.cudnntool.target.TreeRemoval;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
@@ -24,12 +9,27 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.target.FaultHook;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.Leftovers;
+import dev.cudnntool.target.StateFolder;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.StateReader;
+import dev.cudnntool.target.TargetLock;
+import dev.cudnntool.target.TreeRemoval;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -327,7 +327,7 @@ public final class RollbackService {
             jops.add(Journal.Op.move(sp.store(sp.resolve(b.backup())), sp.store(sp.resolve(b.original()))));
         }
         List<String> created = new ArrayList<>(rec.createdDirs());
-        java.util.Collections.reverse(created);
+        Collections.reverse(created);
         List<String> createdRoots = new ArrayList<>(); // innermost first: created reversed
         for (String d : created) {
             Path p = sp.resolve(d);

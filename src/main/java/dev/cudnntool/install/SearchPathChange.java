@@ -1,27 +1,35 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.Fix;
-import dev.cudnntool.target.FileOps;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.cudnntool.BoundedFiles;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
+import dev.cudnntool.Hex;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.searchpath.LdSoConfPathStore;
+import dev.cudnntool.host.searchpath.SearchPathEntries;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.History;
 import dev.cudnntool.target.IoFailure;
 import dev.cudnntool.target.JournalRunner;
 import dev.cudnntool.target.StateFolder;
 import dev.cudnntool.target.StatePaths;
 import dev.cudnntool.target.StateReader;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.cudnntool.ExitCode;
-import dev.cudnntool.Finding;
-import dev.cudnntool.FindingId;
-import dev.cudnntool.ToolException;
-import dev.cudnntool.host.Host;
-import dev.cudnntool.host.loader.LdSoCache;
-import dev.cudnntool.host.searchpath.LdSoConfPathStore;
-import dev.cudnntool.target.History;
-import dev.cudnntool.host.searchpath.SearchPathEntries;
-import dev.cudnntool.host.searchpath.SearchPathStore;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code install --add-to-path}: puts the runtime folder on the persistent search path (the
@@ -49,7 +57,7 @@ public final class SearchPathChange {
     }
 
     static String sha256(byte[] data) {
-        return dev.cudnntool.Hex.of(dev.cudnntool.Hex.newSha256().digest(data));
+        return Hex.of(Hex.newSha256().digest(data));
     }
 
     /** The most a recorded value may hold (a Windows Path value is at most 32,767 characters). */
@@ -155,7 +163,7 @@ public final class SearchPathChange {
      * {@code search-path.missing} about it, made before, is no longer true: it is taken out of
      * {@code findings}. Kept when ldconfig failed, since the loader then does not see the folder yet.
      */
-    public void settle(java.util.List<Finding> findings, Path runtimeDir) {
+    public void settle(List<Finding> findings, Path runtimeDir) {
         if (onPath) {
             String dir = runtimeDir.toString() + " ";
             findings.removeIf(f -> f.is(FindingId.SEARCH_PATH_MISSING) && f.message().startsWith(dir));
@@ -237,14 +245,14 @@ public final class SearchPathChange {
      */
     public static Undo plan(Host host, SearchPathStore store, Path historyDir, String installId) {
         Path file = StateFolder.searchPathRecord(historyDir);
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         Recorded rec;
         try {
             rec = JournalRunner.JSON.readValue(BoundedFiles.read(file, BoundedFiles.TEXT), Recorded.class);
         } catch (IOException e) {
-            throw damaged(file, installId, "it cannot be read (" + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+            throw damaged(file, installId, "it cannot be read (" + (e instanceof JsonProcessingException j
                     ? StateReader.jsonProblem(j) : IoFailure.describe(e)) + ")");
         }
         if (Files.isSymbolicLink(file)) {
@@ -340,7 +348,7 @@ public final class SearchPathChange {
         if (rec.entry().length() > MAX_TEXT || rec.location().length() > MAX_TEXT || rec.scope().length() > 16) {
             throw damaged(file, installId, "a field is longer than any the tool writes");
         }
-        SearchPathStore.Scope scope = switch (rec.scope().toLowerCase(java.util.Locale.ROOT)) {
+        SearchPathStore.Scope scope = switch (rec.scope().toLowerCase(Locale.ROOT)) {
             case "user" -> SearchPathStore.Scope.USER;
             case "machine" -> SearchPathStore.Scope.MACHINE;
             default -> throw damaged(file, installId, "its scope '" + StatePaths.printable(rec.scope()) + "' is neither user nor machine");
@@ -360,7 +368,7 @@ public final class SearchPathChange {
         Path entry;
         try {
             entry = historyDir.getFileSystem().getPath(rec.entry()).normalize();
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw damaged(file, installId, "its entry is not a path");
         }
         if (!entry.isAbsolute() || !entry.startsWith(root.normalize()) || entry.equals(root.normalize())
@@ -368,7 +376,7 @@ public final class SearchPathChange {
             throw damaged(file, installId, "its entry " + StatePaths.printable(rec.entry()) + " is not a folder inside " + root);
         }
         if (host.windows() && rec.after() != null
-                && !java.util.Objects.equals(rec.after(), SearchPathEntries.windowsWith(rec.before(), rec.entry()))) {
+                && !Objects.equals(rec.after(), SearchPathEntries.windowsWith(rec.before(), rec.entry()))) {
             throw damaged(file, installId, "the value it would restore is not the value before " + rec.entry() + " was added");
         }
         if (!host.windows() && !rec.after().equals(SearchPathEntries.confFile(rec.entry()))) {
@@ -386,11 +394,11 @@ public final class SearchPathChange {
 
     /** The target tag of a new-form id ("...-0003-1a2b3c4d"), null for the first form. */
     private static String tag(String installId) {
-        java.util.regex.Matcher m = TAGGED.matcher(installId);
+        Matcher m = TAGGED.matcher(installId);
         return m.matches() ? m.group(1) : null;
     }
 
-    private static final java.util.regex.Pattern TAGGED = java.util.regex.Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}-([0-9a-f]{8})");
+    private static final Pattern TAGGED = Pattern.compile("\\d{8}T\\d{6}Z-\\d{4,9}-([0-9a-f]{8})");
 
     private static String realTag(Path root) {
         try {
@@ -407,7 +415,7 @@ public final class SearchPathChange {
     }
 
     /** The dry run: the line saying what would happen; the reason the real run would stop (exit 5), or null. */
-    public String dryRun(java.util.List<Finding> findings, Path runtimeDir) {
+    public String dryRun(List<Finding> findings, Path runtimeDir) {
         findings.add(preview(runtimeDir, "<install id>"));
         try {
             checkAllowed(runtimeDir);

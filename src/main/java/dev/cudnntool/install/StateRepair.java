@@ -1,20 +1,20 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.StateReader;
-import dev.cudnntool.target.Journal;
-import dev.cudnntool.target.JournalRunner;
-import dev.cudnntool.target.StatePaths;
-import dev.cudnntool.target.DamagedState;
-import dev.cudnntool.target.Leftovers;
-import dev.cudnntool.target.ToolFolderLinks;
-import dev.cudnntool.target.IoFailure;
-import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
-import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.Hex;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.IoFailure;
+import dev.cudnntool.target.Journal;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.Leftovers;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.StateReader;
+import dev.cudnntool.target.ToolFolderLinks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,7 +74,7 @@ public final class StateRepair {
             StateReader.Pending p = reader.journal();
             if (p != null) {
                 pendingNote = "an unfinished " + p.journal().kind() + " (" + p.journal().id() + ") is pending and readable:"
-                        + " run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                        + " run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()) : "")
                         + " to complete it";
             }
         } catch (DamagedState e) {

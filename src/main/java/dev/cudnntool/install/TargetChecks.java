@@ -1,25 +1,28 @@
 package dev.cudnntool.install;
-
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.Fix;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.host.Host;
 import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.IoFailure;
 import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.IoFailure;
 import dev.cudnntool.target.Journal;
 import dev.cudnntool.target.StateReader;
 import dev.cudnntool.target.TargetLock;
-import dev.cudnntool.ExitCode;
-import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.OsFamily;
-import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -51,7 +54,7 @@ final class TargetChecks {
             Journal j = p.journal();
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "an unfinished " + j.kind() + " (" + j.id()
                     + (j.startedAt() == null ? "" : ", started " + j.startedAt()) + ") is pending in " + t.root(),
-                    "run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "")
+                    "run cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()) : "")
                             + " to complete it, then install again");
         }
         reader.records(); // a damaged record stops here (exit 8), not halfway through the commit
@@ -215,7 +218,7 @@ final class TargetChecks {
         String fix;
         if (readOnly(e)) {
             fix = "the file system holding " + dir + " is mounted read-only: remount it read-write, or use --prefix DIR elsewhere";
-        } else if (e instanceof java.nio.file.FileAlreadyExistsException || e instanceof java.nio.file.NotDirectoryException) {
+        } else if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
             fix = "something that is not a folder stands where the tool needs one (" + why + "): move it out of the way and run again";
         } else {
             fix = host.windows() ? "run the command from an elevated prompt (Run as administrator), or use --prefix DIR"
@@ -225,11 +228,11 @@ final class TargetChecks {
     }
 
     private static boolean readOnly(IOException e) {
-        return String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("read-only file system");
+        return String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("read-only file system");
     }
 
     String fixFor(IOException e) {
-        String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (m.contains("space") || m.contains("full") || m.contains("quota")) {
             return "free disk space (and inodes) on the drive holding the target (staging needs about the archive's"
                     + " expanded size)";

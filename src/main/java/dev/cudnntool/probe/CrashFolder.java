@@ -1,8 +1,9 @@
 package dev.cudnntool.probe;
-
 import dev.cudnntool.host.fetch.SafeFiles;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -102,7 +103,7 @@ public final class CrashFolder {
             return null;
         }
         try {
-            java.nio.file.FileSystem fs = java.nio.file.FileSystems.getDefault();
+            FileSystem fs = FileSystems.getDefault();
             return prepare(fs.getPath(t), SafeFiles.caller(fs));
         } catch (RuntimeException x) {
             return null;

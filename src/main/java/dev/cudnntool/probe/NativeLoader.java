@@ -1,5 +1,4 @@
 package dev.cudnntool.probe;
-
 import com.sun.jna.Function;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -8,6 +7,11 @@ import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.WString;
 import com.sun.jna.ptr.PointerByReference;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -64,8 +68,8 @@ interface NativeLoader {
             return false;
         }
         try {
-            return a.equals(b) || java.nio.file.Files.isSameFile(java.nio.file.Path.of(a), java.nio.file.Path.of(b));
-        } catch (java.io.IOException | RuntimeException e) {
+            return a.equals(b) || Files.isSameFile(Path.of(a), Path.of(b));
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }
@@ -155,9 +159,9 @@ interface NativeLoader {
 
         @Override
         public List<String> mappedFiles() {
-            try (java.io.InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of("/proc/self/maps"))) {
-                return MappedFiles.parse(new String(in.readNBytes(MAPS_LIMIT), java.nio.charset.StandardCharsets.UTF_8));
-            } catch (java.io.IOException | RuntimeException e) {
+            try (InputStream in = Files.newInputStream(Path.of("/proc/self/maps"))) {
+                return MappedFiles.parse(new String(in.readNBytes(MAPS_LIMIT), StandardCharsets.UTF_8));
+            } catch (IOException | RuntimeException e) {
                 return null; // no /proc: nothing can be said of what was mapped
             }
         }

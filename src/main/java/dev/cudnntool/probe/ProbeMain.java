@@ -1,14 +1,22 @@
 package dev.cudnntool.probe;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Timer;
 import java.util.TimerTask;
 
@@ -48,7 +56,7 @@ public final class ProbeMain {
     private final String name;
     private final List<String> subs;
     private NativeLoader.Opened main;
-    private java.util.Set<String> mappedPaths = java.util.Set.of();
+    private Set<String> mappedPaths = Set.of();
 
     ProbeMain(NativeLoader loader, String library, String name, List<String> subs) {
         this.loader = loader;
@@ -57,8 +65,8 @@ public final class ProbeMain {
         this.subs = subs;
     }
 
-    public static void main(String[] args) throws java.io.IOException {
-        out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+    public static void main(String[] args) throws IOException {
+        out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         NativeLoader loader = NativeLoader.forThisPlatform();
         if (args.length == 1 && args[0].equals("--stdin")) {
             // Started early and warmed up (JVM, JNA): the arguments follow on standard input,
@@ -159,7 +167,7 @@ public final class ProbeMain {
         if (files == null) {
             return true;
         }
-        mappedPaths = new java.util.HashSet<>();
+        mappedPaths = new HashSet<>();
         for (String f : files) {
             if (MappedFiles.isCudnn(f)) {
                 mappedPaths.add(f);
@@ -280,8 +288,8 @@ public final class ProbeMain {
 
     private static String realPath(String path) {
         try {
-            return java.nio.file.Path.of(path).toRealPath().toString();
-        } catch (java.io.IOException | RuntimeException e) {
+            return Path.of(path).toRealPath().toString();
+        } catch (IOException | RuntimeException e) {
             return path;
         }
     }
@@ -301,11 +309,11 @@ public final class ProbeMain {
                 left.add(sub);
             }
         }
-        java.util.Map<String, NativeLoader.Opened> last = new java.util.HashMap<>();
+        Map<String, NativeLoader.Opened> last = new HashMap<>();
         boolean progress = true;
         while (!left.isEmpty() && progress) {
             progress = false;
-            for (java.util.Iterator<String> it = left.iterator(); it.hasNext(); ) {
+            for (Iterator<String> it = left.iterator(); it.hasNext(); ) {
                 String sub = it.next();
                 announce(sub);
                 NativeLoader.Opened o = loader.open(sub, true, true);

@@ -1,5 +1,4 @@
 package dev.cudnntool.probe;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -9,10 +8,18 @@ import dev.cudnntool.diagnosis.Prober;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.host.ProcessRunner;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Starts the probe in a child JVM (the tool's own class path) and reads its event lines. The
@@ -28,11 +35,11 @@ public final class ProbeRunner implements Prober {
      * calls it just before it joins the probe): the answer is then read without that cost.
      */
     public static void warmUpParser() {
-        try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser("{\"event\":\"x\",\"value\":1}")) {
+        try (JsonParser p = JSON.createParser("{\"event\":\"x\",\"value\":1}")) {
             while (p.nextToken() != null) {
                 p.getText();
             }
-        } catch (java.io.IOException ignored) {
+        } catch (IOException ignored) {
             // only a warm-up
         }
     }
@@ -49,16 +56,16 @@ public final class ProbeRunner implements Prober {
 
     /** This JVM's own java executable and class path: works from the jar and from the tests. */
     public static List<String> currentJava() {
-        String sep = java.io.File.separator;
+        String sep = File.separator;
         String exe = ProcessHandle.current().info().command()
                 .orElse(System.getProperty("java.home") + sep + "bin" + sep + "java");
         String cp = System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(exe, "-Xss1m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         cmd.addAll(crashOptions(CrashFolder.forThisProcess()));
         // The build leaves a class-data archive of the probe next to the jar: a faster start.
-        if (cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator)) {
-            java.nio.file.Path jsa = java.nio.file.FileSystems.getDefault().getPath(cp).resolveSibling("cudnn-probe.jsa");
-            if (java.nio.file.Files.isRegularFile(jsa)) {
+        if (cp.endsWith(".jar") && !cp.contains(File.pathSeparator)) {
+            Path jsa = FileSystems.getDefault().getPath(cp).resolveSibling("cudnn-probe.jsa");
+            if (Files.isRegularFile(jsa)) {
                 cmd.addAll(List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
             }
         }
@@ -70,7 +77,7 @@ public final class ProbeRunner implements Prober {
      * #32 item 3: the report goes into the tool's private folder ({@link CrashFolder}); with none safe to
      * use (null) it is turned off: the JVM writes it to the child's standard error, which is read, not kept.
      */
-    static List<String> crashOptions(java.nio.file.Path privateFolder) {
+    static List<String> crashOptions(Path privateFolder) {
         return privateFolder == null ? List.of("-XX:+ErrorFileToStderr", "-XX:-CreateCoredumpOnCrash")
                 : crashOptions(privateFolder.toString());
     }
@@ -80,7 +87,7 @@ public final class ProbeRunner implements Prober {
      * hs_err report goes to the given folder and no core file is written.
      */
     static List<String> crashOptions(String tempDir) {
-        String sep = java.io.File.separator;
+        String sep = File.separator;
         String dir = tempDir == null || tempDir.isBlank() ? "." : tempDir;
         return List.of("-XX:ErrorFile=" + (dir.endsWith(sep) ? dir : dir + sep) + "cudnn-probe-hs_err_pid%p.log",
                 "-XX:-CreateCoredumpOnCrash");
@@ -188,7 +195,7 @@ public final class ProbeRunner implements Prober {
                     pid = null;
                 }
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return List.of(); // a garbled answer names nobody; the files are still named
         }
         return out;
@@ -278,11 +285,11 @@ public final class ProbeRunner implements Prober {
                 new ProbeResult.Program(checks, mapped));
     }
 
-    private static final java.util.regex.Pattern SIGNAL = java.util.regex.Pattern.compile(
+    private static final Pattern SIGNAL = Pattern.compile(
             "#\\s+(SIG[A-Z]+|EXCEPTION_[A-Z_]+) \\(0x[0-9a-fA-F]+\\)");
-    private static final java.util.regex.Pattern FRAME = java.util.regex.Pattern.compile(
+    private static final Pattern FRAME = Pattern.compile(
             "# Problematic frame:\\R#\\s*(.+)");
-    private static final java.util.regex.Pattern LOG = java.util.regex.Pattern.compile(
+    private static final Pattern LOG = Pattern.compile(
             "# An error report file with more information is saved as:\\R#\\s*(\\S.*)");
 
     /**
@@ -292,9 +299,9 @@ public final class ProbeRunner implements Prober {
      */
     static ProbeResult.Crash crash(ProcessResult r, String loading) {
         String text = r.out() + "\n" + r.err();
-        java.util.regex.Matcher s = SIGNAL.matcher(text);
-        java.util.regex.Matcher f = FRAME.matcher(text);
-        java.util.regex.Matcher l = LOG.matcher(text);
+        Matcher s = SIGNAL.matcher(text);
+        Matcher f = FRAME.matcher(text);
+        Matcher l = LOG.matcher(text);
         String signal = s.find() ? s.group(1) : r.exitCode() == 134 ? "SIGABRT" : r.exitCode() == 139 ? "SIGSEGV"
                 : r.exitCode() == 135 ? "SIGBUS" : null;
         String frame = f.find() ? f.group(1).strip() : null;
@@ -310,9 +317,9 @@ public final class ProbeRunner implements Prober {
     }
 
     /** One flat event object: string, number and boolean fields. */
-    private record Event(java.util.Map<String, Object> fields) {
+    private record Event(Map<String, Object> fields) {
         static Event parse(String line) {
-            java.util.Map<String, Object> m = new java.util.HashMap<>();
+            Map<String, Object> m = new HashMap<>();
             try (JsonParser p = JSON.createParser(line)) {
                 if (p.nextToken() != JsonToken.START_OBJECT) {
                     return null;
@@ -330,7 +337,7 @@ public final class ProbeRunner implements Prober {
                     }
                 }
                 return t == JsonToken.END_OBJECT ? new Event(m) : null;
-            } catch (java.io.IOException | RuntimeException ex) {
+            } catch (IOException | RuntimeException ex) {
                 return null;
             }
         }

@@ -1,15 +1,16 @@
 package dev.cudnntool.target;
-
-import dev.cudnntool.host.RealPaths;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.NamingScheme;
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.host.Toolkit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Where cuDNN goes: into a CUDA toolkit (files spread into bin, include, lib\x64 or lib64), or
@@ -21,7 +22,7 @@ public record InstallTarget(Kind kind, @JsonIgnore Path root, @JsonIgnore OsFami
 
         @JsonValue
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -66,14 +67,14 @@ public record InstallTarget(Kind kind, @JsonIgnore Path root, @JsonIgnore OsFami
     /** Where the loader must find the runtime libraries of this archive once installed. */
     public Path runtimeDir(ArchiveName archive) {
         if (kind == Kind.PREFIX) {
-            if (archive.os() == OsFamily.WINDOWS && archive.scheme() == dev.cudnntool.archive.name.NamingScheme.WHEEL) {
+            if (archive.os() == OsFamily.WINDOWS && archive.scheme() == NamingScheme.WHEEL) {
                 return root.resolve("bin"); // a wheel keeps its DLLs in nvidia/cudnn/bin
             }
             if (archive.os() == OsFamily.WINDOWS) {
                 boolean x64 = archive.major() > 9 || archive.major() == 9 && archive.version().minor() >= 18;
                 return x64 ? root.resolve("bin").resolve("x64") : root.resolve("bin");
             }
-            return root.resolve(archive.scheme() == dev.cudnntool.archive.name.NamingScheme.LEGACY ? "lib64" : "lib");
+            return root.resolve(archive.scheme() == NamingScheme.LEGACY ? "lib64" : "lib");
         }
         return archive.os() == OsFamily.WINDOWS ? root.resolve("bin") : linuxLibDir();
     }

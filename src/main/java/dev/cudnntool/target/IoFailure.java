@@ -1,8 +1,11 @@
 package dev.cudnntool.target;
-
+import dev.cudnntool.Failures;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 
 /** Words for an I/O failure, shared by the state files and the install and rollback steps. */
 public final class IoFailure {
@@ -16,14 +19,14 @@ public final class IoFailure {
             String file = f.getFile();
             String other = f.getOtherFile();
             if (reason == null) {
-                reason = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                reason = e instanceof NoSuchFileException ? "no such file"
+                        : e instanceof FileAlreadyExistsException ? "already exists"
                         : e instanceof AccessDeniedException ? "access denied"
-                        : e instanceof java.nio.file.DirectoryNotEmptyException ? "folder not empty"
-                        : dev.cudnntool.Failures.kind(e);
+                        : e instanceof DirectoryNotEmptyException ? "folder not empty"
+                        : Failures.kind(e);
             }
             return reason + (file == null ? "" : ": " + file) + (other == null ? "" : " -> " + other);
         }
-        return dev.cudnntool.Failures.words(e);
+        return Failures.words(e);
     }
 }

@@ -1,8 +1,8 @@
 package dev.cudnntool.target;
-
-import dev.cudnntool.BoundedFiles;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -75,7 +75,7 @@ public final class JournalRunner {
         Journal j;
         try {
             j = JSON.readValue(BoundedFiles.read(f, BoundedFiles.DOCUMENT), Journal.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IOException(f + " is damaged: " + StateReader.jsonProblem(e) + "; cudnn rollback --repair sets it aside");
         }
         if (j == null || j.id() == null || j.kind() == null || j.ops() == null) {

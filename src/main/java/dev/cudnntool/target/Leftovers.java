@@ -1,5 +1,5 @@
 package dev.cudnntool.target;
-
+import dev.cudnntool.Finding;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ public final class Leftovers {
      */
     public record Cleaned(boolean tempJournal, List<String> removed, List<Path> leftInPlace) {
         /** A warning for each folder left in place. */
-        public List<dev.cudnntool.Finding> findings() {
+        public List<Finding> findings() {
             return TreeRemoval.findings(leftInPlace);
         }
     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.target;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -7,6 +6,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -64,7 +64,7 @@ public final class StatePaths {
         }
         if (root.startsWith(n)) { // the target itself or a parent that the install created
             int up = root.getNameCount() - n.getNameCount();
-            return up == 0 ? "." : String.join("/", java.util.Collections.nCopies(up, ".."));
+            return up == 0 ? "." : String.join("/", Collections.nCopies(up, ".."));
         }
         for (Path[] link : outsideLinks()) {
             if (n.startsWith(link[1])) {

@@ -1,10 +1,13 @@
 package dev.cudnntool.target;
-
-import dev.cudnntool.BoundedFiles;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.cudnntool.BoundedFiles;
+import dev.cudnntool.Fix;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.CudnnFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -34,7 +37,7 @@ public final class StateReader {
         this.root = t.root();
         this.sp = new StatePaths(t.root());
         this.kind = t.kind();
-        this.repair = "cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(t.os() == dev.cudnntool.OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
+        this.repair = "cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
     }
 
     public StatePaths paths() {
@@ -109,7 +112,7 @@ public final class StateReader {
         if (e instanceof UnrecognizedPropertyException u) {
             return "it has an unknown field '" + StatePaths.printable(u.getPropertyName()) + "'" + at;
         }
-        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException) {
+        if (e instanceof MismatchedInputException) {
             return "a field has the wrong type" + at;
         }
         return "it is not valid JSON" + at;
@@ -318,8 +321,8 @@ public final class StateReader {
      */
     private void cudnnOnly(Path p, Path f, String field) {
         String name = p.getFileName() == null ? "" : p.getFileName().toString();
-        if (!dev.cudnntool.archive.CudnnFiles.isCudnnFile(name)
-                && !(kind == InstallTarget.Kind.PREFIX && dev.cudnntool.archive.CudnnFiles.isLicence(name))) {
+        if (!CudnnFiles.isCudnnFile(name)
+                && !(kind == InstallTarget.Kind.PREFIX && CudnnFiles.isLicence(name))) {
             throw new DamagedState(f, "is refused: its " + field + " " + p + " is not one of cuDNN's files", repair);
         }
     }

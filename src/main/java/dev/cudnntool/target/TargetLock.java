@@ -1,5 +1,4 @@
 package dev.cudnntool.target;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import java.io.IOException;
@@ -7,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -34,7 +34,7 @@ public final class TargetLock implements AutoCloseable {
                 Files.delete(file); // never the tool's: opened, it would create or lock a file outside the target
             }
             ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                    LinkOption.NOFOLLOW_LINKS);
             FileLock l;
             try {
                 l = ch.tryLock();
@@ -73,11 +73,11 @@ public final class TargetLock implements AutoCloseable {
      */
     public static boolean isHeld(Path stateDir) {
         Path file = StateFolder.at(stateDir).lock();
-        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                LinkOption.NOFOLLOW_LINKS)) {
             FileLock l = ch.tryLock();
             if (l == null) {
                 return true;

@@ -1,11 +1,9 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-import dev.cudnntool.diagnosis.InstalledCudnn;
-
 import dev.cudnntool.Finding;
-import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
@@ -14,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +47,7 @@ final class ByNameCheck {
                     DependencyCheck.origin(m.group(1), c.major())));
             return out;
         }
-        if (err.toLowerCase(java.util.Locale.ROOT).contains("permission denied")) {
+        if (err.toLowerCase(Locale.ROOT).contains("permission denied")) {
             out.add(FileChecks.unreadableFinding(host, c.mainLibrary().toString()));
             return out;
         }

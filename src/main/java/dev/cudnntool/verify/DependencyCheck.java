@@ -1,11 +1,9 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.InstalledCudnn;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.host.loader.ElfFile;
+import dev.cudnntool.diagnosis.InstalledCudnn;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LoaderPath;
 import java.io.IOException;
@@ -14,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -122,7 +121,7 @@ final class DependencyCheck {
         if (m.find()) {
             cuda = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
         }
-        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        String lower = name.toLowerCase(Locale.ROOT);
         if (lower.startsWith("libz") || lower.startsWith("zlib")) {
             return "install zlib: sudo apt install zlib1g (Debian, Ubuntu) or sudo dnf install zlib (Fedora, RHEL)";
         }

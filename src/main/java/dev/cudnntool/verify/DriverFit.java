@@ -1,12 +1,17 @@
 package dev.cudnntool.verify;
-
+import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
+import dev.cudnntool.Text;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.DriverMinimums;
+import dev.cudnntool.host.GpuSupport;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
+import dev.cudnntool.host.ReleaseFit;
 import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.loader.LdSoCache;
 import dev.cudnntool.host.loader.LoaderPath;
@@ -49,18 +54,18 @@ final class DriverFit {
         if (ceiling.isEmpty()) {
             return out;
         }
-        String rowMinimum = release == null ? null : dev.cudnntool.archive.catalogue.SupportMatrix.bundled()
-                .fit(release, built.major(), null, dev.cudnntool.host.ReleaseFit.lowestGpu(driver), host.windows()).driverMinimum();
+        String rowMinimum = release == null ? null : SupportMatrix.bundled()
+                .fit(release, built.major(), null, ReleaseFit.lowestGpu(driver), host.windows()).driverMinimum();
         Optional<String> min = rowMinimum != null ? Optional.of(rowMinimum) : DriverMinimums.minimum(built.major(), host.os());
         boolean belowMinimum = min.isPresent() && NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) < 0;
-        String cc = dev.cudnntool.host.ReleaseFit.lowestGpu(driver);
+        String cc = ReleaseFit.lowestGpu(driver);
         if ((built.major() > ceiling.get().major() || belowMinimum) && min.isPresent() && DriverMinimums.outOfReach(cc, min.get())) {
             out.add(Finding.error(FindingId.DRIVER_TOO_OLD, "this cuDNN is a CUDA " + built + " build but driver "
                             + driver.driverVersion() + " supports CUDA only up to " + ceiling.get() + ", and the " + gpuName(driver, cc)
                             + " (compute capability " + cc + ") gets no driver newer than the " + DriverMinimums.newestDriverBranch(cc).get()
                             + " branch, so no CUDA " + built.major() + " build (driver " + min.get() + " or newer) will ever run on it",
-                    dev.cudnntool.Fix.tool("do not update the driver past its branch: use a cuDNN build this GPU can still run, "
-                            + dev.cudnntool.host.GpuSupport.stillUsable(host, cc).orElse("one for CUDA " + ceiling.get().major()
+                    Fix.tool("do not update the driver past its branch: use a cuDNN build this GPU can still run, "
+                            + GpuSupport.stillUsable(host, cc).orElse("one for CUDA " + ceiling.get().major()
                             + " (cudnn releases --gpu " + cc + " lists them)")
                             + "; with pip, the -cu" + ceiling.get().major() + " wheels (nvidia-cudnn-cu" + ceiling.get().major() + ")")));
             return out;
@@ -70,7 +75,7 @@ final class DriverFit {
                             + driver.driverVersion() + " supports CUDA only up to " + ceiling.get()
                             + ", so cuDNN cannot create a handle or run anything on the GPU",
                     "update the NVIDIA driver to " + min.map(m -> m + " or newer (the minimum for " + (rowMinimum != null
-                            ? "cuDNN " + dev.cudnntool.archive.catalogue.SupportMatrix.release(release) + " on this GPU, by NVIDIA's support matrix"
+                            ? "cuDNN " + SupportMatrix.release(release) + " on this GPU, by NVIDIA's support matrix"
                             : "any CUDA " + built.major() + ".x") + ")").orElse("one that supports CUDA " + built.major())
                             + ", or install the cuDNN build for CUDA " + ceiling.get().major()));
         }
@@ -119,8 +124,8 @@ final class DriverFit {
                 return Optional.of(f + " (libcuda.so.1) cannot be loaded: " + damage.get());
             }
             Optional<ElfFile.Machine> m = ElfFile.machine(f);
-            if (m.isPresent() && m.get().arch() != host.arch() && !(host.arch() == dev.cudnntool.Arch.SBSA
-                    && m.get().arch() == dev.cudnntool.Arch.AARCH64)) {
+            if (m.isPresent() && m.get().arch() != host.arch() && !(host.arch() == Arch.SBSA
+                    && m.get().arch() == Arch.AARCH64)) {
                 return Optional.of(f + " (libcuda.so.1) is built for " + m.get().name() + ", not this machine's CPU");
             }
         } catch (IOException | RuntimeException e) {
@@ -135,7 +140,7 @@ final class DriverFit {
         if (driver == null || !driver.present() || v == null || !hidesAll(v)) {
             return List.of();
         }
-        return List.of(Finding.warn(FindingId.DRIVER_NO_GPU, "CUDA_VISIBLE_DEVICES=" + dev.cudnntool.Text.printable(v)
+        return List.of(Finding.warn(FindingId.DRIVER_NO_GPU, "CUDA_VISIBLE_DEVICES=" + Text.printable(v)
                         + " hides every GPU from programs started here, so cuDNN cannot create a handle (the driver itself is fine)",
                 "unset CUDA_VISIBLE_DEVICES, or set it to the GPUs to use (e.g. export CUDA_VISIBLE_DEVICES=0)"));
     }
@@ -161,7 +166,7 @@ final class DriverFit {
         }
         String v = host.env("CUDA_VISIBLE_DEVICES");
         if (v != null && hidesAll(v)) {
-            return new String[] {"because CUDA_VISIBLE_DEVICES=" + dev.cudnntool.Text.printable(v) + " hides every GPU",
+            return new String[] {"because CUDA_VISIBLE_DEVICES=" + Text.printable(v) + " hides every GPU",
                     "unset CUDA_VISIBLE_DEVICES or name the GPU to use"};
         }
         Optional<CudaVersion> ceiling = driver.cudaCeiling() == null ? Optional.empty() : CudaVersion.parse(driver.cudaCeiling());

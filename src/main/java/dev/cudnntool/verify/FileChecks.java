@@ -1,20 +1,21 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.host.RealPaths;
-import dev.cudnntool.diagnosis.InstalledCudnn;
-
+import dev.cudnntool.Arch;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
 import dev.cudnntool.archive.CudnnComponents;
-import dev.cudnntool.host.loader.ElfFile;
+import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.diagnosis.InstalledCudnn;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.RealPaths;
+import dev.cudnntool.host.loader.ElfFile;
 import dev.cudnntool.host.loader.PeFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,7 +66,7 @@ final class FileChecks {
             if (!Files.isReadable(lib)) {
                 continue;
             }
-            if (host.arch() != dev.cudnntool.Arch.OTHER && foreignArch(host, lib).isPresent()) {
+            if (host.arch() != Arch.OTHER && foreignArch(host, lib).isPresent()) {
                 continue; // another CPU's file (a big-endian or 32-bit one too): cudnn.wrong-arch says so
             }
             try {
@@ -92,7 +93,7 @@ final class FileChecks {
      * architecture found in the folder.
      */
     static List<Finding> wrongArch(Host host, InstalledCudnn c, Integer cudaMajor) {
-        if (host.arch() == dev.cudnntool.Arch.OTHER) {
+        if (host.arch() == Arch.OTHER) {
             return List.of(); // this machine's CPU is not one cuDNN is built for: nothing to compare with
         }
         Map<String, List<Path>> foreign = new LinkedHashMap<>();
@@ -103,7 +104,7 @@ final class FileChecks {
             foreignArch(host, lib).ifPresent(arch -> foreign.computeIfAbsent(arch, a -> new ArrayList<>()).add(lib));
         }
         List<Finding> out = new ArrayList<>();
-        String hostArch = host.windows() ? (host.arch() == dev.cudnntool.Arch.X86_64 ? "x64" : "ARM64") : host.arch().label();
+        String hostArch = host.windows() ? (host.arch() == Arch.X86_64 ? "x64" : "ARM64") : host.arch().label();
         String release = c.fileVersions().get(c.mainLibrary().getFileName().toString());
         if (release == null && c.headerVersion() != null) {
             release = c.headerVersion().toString();
@@ -127,7 +128,7 @@ final class FileChecks {
         if (host.windows()) {
             try {
                 PeFile.Info info = PeFile.read(lib);
-                boolean hostArm = host.arch() != dev.cudnntool.Arch.X86_64;
+                boolean hostArm = host.arch() != Arch.X86_64;
                 if (info.machine() == PeFile.MACHINE_ARM64 && !hostArm || info.machine() == PeFile.MACHINE_X64 && hostArm) {
                     return Optional.of(info.machineName());
                 }
@@ -136,7 +137,7 @@ final class FileChecks {
             }
             return Optional.empty(); // 32-bit DLLs: cudnn.dll-arch
         }
-        return ElfFile.machine(lib).filter(m -> !host.arch().runs(m.arch()) || m.arch() == dev.cudnntool.Arch.OTHER)
+        return ElfFile.machine(lib).filter(m -> !host.arch().runs(m.arch()) || m.arch() == Arch.OTHER)
                 .map(ElfFile.Machine::name);
     }
 
@@ -202,7 +203,7 @@ final class FileChecks {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob(soname) + ".*")) {
             for (Path p : ds) {
-                if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                     found.add(p);
                 }
             }
@@ -231,7 +232,7 @@ final class FileChecks {
         List<String> links = new ArrayList<>();
         for (Path lib : libraries(c)) {
             String name = lib.getFileName().toString();
-            Optional<dev.cudnntool.archive.name.LibraryName> n = dev.cudnntool.archive.name.LibraryName.parse(name);
+            Optional<LibraryName> n = LibraryName.parse(name);
             if (n.isEmpty() || n.get().version() == null) {
                 continue;
             }

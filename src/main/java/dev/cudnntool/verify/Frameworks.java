@@ -1,15 +1,14 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.CopyFinder;
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.DriverMinimums;
 import dev.cudnntool.host.Host;
@@ -214,7 +213,7 @@ final class Frameworks {
         if (driver == null || !driver.present()) {
             return;
         }
-        Optional<String> min = DriverMinimums.minimum(cudaMajor, dev.cudnntool.OsFamily.LINUX);
+        Optional<String> min = DriverMinimums.minimum(cudaMajor, OsFamily.LINUX);
         if (min.isPresent() && NvidiaSmi.compareVersions(driver.driverVersion(), min.get()) < 0) {
             problems.add("its cuDNN is built for CUDA " + cudaMajor + ", which needs driver " + min.get() + " or newer; this driver is "
                     + driver.driverVersion());

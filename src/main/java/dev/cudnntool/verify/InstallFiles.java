@@ -1,5 +1,4 @@
 package dev.cudnntool.verify;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
@@ -14,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** The files of one cuDNN install: complete, one release, links, readable, exports, Windows images. */
@@ -29,7 +30,7 @@ final class InstallFiles {
     }
 
     static void files(Host host, InstalledCudnn c, List<Finding> findings) {
-        java.util.Map<String, Path> dangling = FileChecks.danglingLinks(c);
+        Map<String, Path> dangling = FileChecks.danglingLinks(c);
         List<String> missing = c.missing().stream().filter(m -> !dangling.containsKey(m)).toList();
         if (!missing.isEmpty()) {
             findings.add(Finding.error(FindingId.CUDNN_INCOMPLETE, "cuDNN " + c.major() + " in " + c.runtimeDir() + " lacks "
@@ -67,7 +68,7 @@ final class InstallFiles {
         List<Path> images = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(c.runtimeDir(), "*.{dll,DLL}")) {
             for (Path p : ds) {
-                String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+                String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
                 if (n.startsWith("cudnn") || n.equals("zlibwapi.dll")) {
                     images.add(p);
                 }

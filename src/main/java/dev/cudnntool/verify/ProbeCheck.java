@@ -1,29 +1,28 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-import dev.cudnntool.diagnosis.InstalledCudnn;
-
-import dev.cudnntool.PlatformFiles;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
+import dev.cudnntool.PlatformFiles;
 import dev.cudnntool.Severity;
-import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.InstalledCudnn;
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.diagnosis.Prober;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
-import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.install.PostInstallCheck;
-import dev.cudnntool.diagnosis.Prober;
+import dev.cudnntool.target.InstallTarget;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Turns what the probe learned into findings with causes and fixes. */
 public final class ProbeCheck {
@@ -148,7 +147,7 @@ public final class ProbeCheck {
                     away.add(m.path() + (m.version() == null ? "" : " (cuDNN " + m.version() + ")"));
                 }
             }
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             return List.of(); // the child's names are not this file system's: nothing to compare
         }
         if (away.isEmpty()) {
@@ -260,7 +259,7 @@ public final class ProbeCheck {
         ProbeResult.Crash c = p.crash();
         boolean touchedCudnn = p.lastCall() != null || p.loadedPath() != null || p.loadError() != null
                 || !p.subLibraries().isEmpty() || p.version() != null || c != null && c.loading() != null;
-        boolean cudnnFrame = c != null && c.frame() != null && c.frame().toLowerCase(java.util.Locale.ROOT).contains("cudnn");
+        boolean cudnnFrame = c != null && c.frame() != null && c.frame().toLowerCase(Locale.ROOT).contains("cudnn");
         boolean abort = c != null && "SIGABRT".equals(c.signal()) || Integer.valueOf(134).equals(p.childExit());
         return p.crashed() && !touchedCudnn && !cudnnFrame && !abort && !Integer.valueOf(0).equals(p.childExit());
     }
@@ -278,7 +277,7 @@ public final class ProbeCheck {
     }
 
     private static boolean denied(String loaderError) {
-        return loaderError != null && loaderError.toLowerCase(java.util.Locale.ROOT).contains("permission denied");
+        return loaderError != null && loaderError.toLowerCase(Locale.ROOT).contains("permission denied");
     }
 
     static boolean sameFile(Host host, String a, String b) {

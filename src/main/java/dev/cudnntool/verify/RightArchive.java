@@ -1,8 +1,9 @@
 package dev.cudnntool.verify;
-
 import dev.cudnntool.Arch;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.host.ArchiveAdvice;
+import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import java.util.List;
 import java.util.Set;
@@ -46,7 +47,7 @@ final class RightArchive {
             // that release has no build for this machine and CUDA major (9.5.1 has no CUDA 13 build): never an invented
             // name, the newest catalogued build that exists instead (facts: CUDA 13 builds start at 9.12)
             try {
-                var pick = dev.cudnntool.host.ArchiveAdvice.bundled(dev.cudnntool.host.DriverInfo.NONE)
+                var pick = ArchiveAdvice.bundled(DriverInfo.NONE)
                         .newest(host.os(), arch.equals("sbsa") ? Arch.SBSA : arch.equals("arm64") ? Arch.AARCH64 : host.arch(), cudaMajor);
                 if (pick.entry().isPresent()) {
                     return pick.entry().get().fileName();

@@ -1,20 +1,21 @@
 package dev.cudnntool.verify;
-
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.CopyFinder;
 import dev.cudnntool.diagnosis.CudnnScan;
 import dev.cudnntool.diagnosis.Diagnosis;
 import dev.cudnntool.diagnosis.InstalledCudnn;
 import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.diagnosis.WindowsInstallerLayout;
 import dev.cudnntool.host.CudaVersion;
+import dev.cudnntool.host.FolderListing;
 import dev.cudnntool.host.GpuSupport;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.PlatformCheck;
+import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.loader.Preload;
@@ -67,7 +68,7 @@ final class VerifyChecks {
     /** #32 item 7: a folder whose cuDNN names were not all read; the answer may miss what is in the rest. */
     static List<Finding> scanBound(Diagnosis d) {
         List<Finding> out = new ArrayList<>();
-        for (dev.cudnntool.host.FolderListing.Cut c : d.scanCuts()) {
+        for (FolderListing.Cut c : d.scanCuts()) {
             out.add(Finding.warn(FindingId.SCAN_INCOMPLETE, c.folder() + " holds more cuDNN names than the tool reads: "
                     + c.read() + " names were read, the rest were not looked at, so this answer may be incomplete",
                     Fix.text("remove the stray libcudnn names from " + c.folder())));
@@ -78,7 +79,7 @@ final class VerifyChecks {
     /** #32 item 4: a discovered folder that is not the user's own was not searched; one line each. */
     static List<Finding> skippedFolders(Diagnosis d) {
         List<Finding> out = new ArrayList<>();
-        for (dev.cudnntool.diagnosis.CopyFinder.Skipped s : d.skipped()) {
+        for (CopyFinder.Skipped s : d.skipped()) {
             out.add(Finding.warn(FindingId.COPY_SKIPPED_UNTRUSTED, s.folder() + " was not searched: " + s.why()
                     + " (a folder the tool found by itself counts only when it is yours or root's and not writable by others)",
                     Fix.text("if it is yours to use, name it (VIRTUAL_ENV or CONDA_PREFIX); else remove it")));

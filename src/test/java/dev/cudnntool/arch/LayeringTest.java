@@ -1,5 +1,4 @@
 package dev.cudnntool.arch;
-
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -10,6 +9,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.LayeringViolationFixture;
+import dev.cudnntool.cli.Main;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,14 +82,14 @@ class LayeringTest {
     @Test
     void theRuleCatchesALowerPackageUsingAnUpperOne() {
         JavaClasses violating = new ClassFileImporter().importClasses(
-                dev.cudnntool.archive.LayeringViolationFixture.class, dev.cudnntool.cli.Main.class);
+                LayeringViolationFixture.class, Main.class);
         assertThrows(AssertionError.class, () -> LAYERS.check(violating));
     }
 
     @Test
     void theRuleCatchesAPartReachingBackToItsCapabilitysRoot() {
         JavaClasses violating = new ClassFileImporter().importClasses(
-                dev.cudnntool.archive.format.LayeringViolationFixture.class, dev.cudnntool.archive.ArchiveInspector.class);
+                dev.cudnntool.archive.format.LayeringViolationFixture.class, ArchiveInspector.class);
         assertThrows(AssertionError.class, () -> INSIDE.check(violating));
     }
 }

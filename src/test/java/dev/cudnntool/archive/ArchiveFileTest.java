@@ -1,5 +1,4 @@
 package dev.cudnntool.archive;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,8 @@ import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.name.ArchiveFormat;
+import dev.cudnntool.archive.name.ArchiveName;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,10 +102,10 @@ class ArchiveFileTest {
     })
     void nvidiasCudnnWheelIsASource(String name, String version, int cuda, String os) throws Exception {
         Path f = Files.write(Files.createDirectories(unix.getPath("/home/me")).resolve(name), new byte[] {'P', 'K'});
-        dev.cudnntool.archive.name.ArchiveName n = ArchiveFile.name(f);
+        ArchiveName n = ArchiveFile.name(f);
         assertEquals(version, n.version().toString());
         assertEquals(cuda, n.cudaVariant().major());
         assertEquals(os, n.os().name());
-        assertEquals(dev.cudnntool.archive.name.ArchiveFormat.WHEEL, n.format());
+        assertEquals(ArchiveFormat.WHEEL, n.format());
     }
 }

@@ -1,9 +1,4 @@
 package dev.cudnntool.archive;
-
-import dev.cudnntool.archive.catalogue.ChecksumExpectation;
-import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.archive.name.CudnnVersion;
-import dev.cudnntool.archive.name.LibraryName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.archive.name.LibraryName;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +19,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -170,7 +171,7 @@ public class ArchiveHardeningTest {
         ArchiveReport r = inspect(f, calls);
         assertFalse(r.acceptable());
         Finding foreign = r.findings().stream().filter(x -> x.id().equals("archive.foreign-file")).findFirst().orElseThrow();
-        assertEquals(dev.cudnntool.Severity.ERROR, foreign.severity());
+        assertEquals(Severity.ERROR, foreign.severity());
         for (String name : List.of("include/cuda.h", "lib/libcudart.so.12", "lib/libc.so.6", "README", "lib/libcudart.so")) {
             assertTrue(foreign.message().contains(name), foreign.message());
             assertTrue(calls.stream().noneMatch(c -> c.endsWith(" " + name)), calls.toString());
@@ -299,7 +300,7 @@ public class ArchiveHardeningTest {
             Path p = f.writeTo(dir);
             byte[] bytes = Files.readAllBytes(p);
             for (int cut : new int[] {bytes.length - 1, bytes.length / 2, 100, 10}) {
-                Files.write(p, java.util.Arrays.copyOf(bytes, cut));
+                Files.write(p, Arrays.copyOf(bytes, cut));
                 ToolException e = assertThrows(ToolException.class,
                         () -> new ArchiveInspector().inspect(p, ArchiveName.parse(p.getFileName().toString()), null));
                 assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode(), e.getMessage());

@@ -1,10 +1,4 @@
 package dev.cudnntool.archive;
-
-import dev.cudnntool.Hex;
-import dev.cudnntool.archive.catalogue.ChecksumExpectation;
-import dev.cudnntool.archive.format.EntryType;
-import dev.cudnntool.archive.name.ArchiveName;
-import dev.cudnntool.archive.name.CudnnVersion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -15,7 +9,12 @@ import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
+import dev.cudnntool.Hex;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.catalogue.ChecksumExpectation;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,6 +24,8 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -227,7 +228,7 @@ class ArchiveInspectorTest {
     @MethodSource("unsafeArchives")
     void unsafeEntriesAreRejectedBeforeAnythingElse(String what, ArchiveFixture f, String reason) {
         Path p = f.writeTo(dir);
-        List<String> sinkCalls = new java.util.ArrayList<>();
+        List<String> sinkCalls = new ArrayList<>();
         ToolException e = assertThrows(ToolException.class, () -> new ArchiveInspector().inspect(p,
                 ArchiveName.parse(p.getFileName().toString()), null, recordingSink(sinkCalls), ReadProgress.NONE));
         assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
@@ -312,7 +313,7 @@ class ArchiveInspectorTest {
     void aTruncatedTarXzIsReportedAsDamaged() throws Exception {
         Path p = ArchiveFixture.linux("8.9.5.30", "12").writeTo(dir);
         byte[] bytes = Files.readAllBytes(p);
-        Files.write(p, java.util.Arrays.copyOf(bytes, bytes.length * 2 / 3));
+        Files.write(p, Arrays.copyOf(bytes, bytes.length * 2 / 3));
         ToolException e = assertThrows(ToolException.class,
                 () -> new ArchiveInspector().inspect(p, ArchiveName.parse(p.getFileName().toString()), null));
         assertTrue(e.getMessage().contains("damaged"), e.getMessage());

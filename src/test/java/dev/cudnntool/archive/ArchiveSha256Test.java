@@ -1,13 +1,17 @@
 package dev.cudnntool.archive;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.archive.name.ArchiveName;
+import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -34,6 +39,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZInputStream;
 import org.tukaani.xz.XZOutputStream;
 
 /**
@@ -90,7 +96,7 @@ class ArchiveSha256Test {
     @TestFactory
     Stream<DynamicTest> theReportedSha256IsTheFilesOnJimfs() {
         return variants().stream().map(v -> DynamicTest.dynamicTest(v.what(), () -> {
-            try (FileSystem fs = Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+            try (FileSystem fs = Jimfs.newFileSystem(Configuration.unix())) {
                 check(v, fs.getPath("/downloads"));
             }
         }));
@@ -99,13 +105,13 @@ class ArchiveSha256Test {
     /** The reproduction in the issue: {@code inspect --json} of a legacy tgz reports the file's sha256 and genuine. */
     @org.junit.jupiter.api.Test
     void inspectJsonOfALegacyTgzReportsTheFilesSha256() throws Exception {
-        dev.cudnntool.host.Host host = dev.cudnntool.testing.TestHosts.linux(dev.cudnntool.testing.TestHosts.unixFs(),
-                java.util.Map.of(), new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(TestHosts.unixFs(),
+                Map.of(), new FakeRunner());
         Path a = Files.createDirectories(host.path("/home/me/Downloads")).resolve("cudnn-11.9-linux-x64-v8.2.9.99.tgz");
         Files.write(a, members(tar(ArchiveFixture.legacyLinux("11.9", "8.2.9.99"), dir), 1));
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(a)));
         Catalogue c = Catalogue.of(List.of(CatalogueEntry.of(a.getFileName().toString(), sha, Files.size(a))));
-        dev.cudnntool.testing.Cli.Run r = dev.cudnntool.testing.Cli.on(host).withCatalogue(c).run("inspect", a.toString(), "--json");
+        Cli.Run r = Cli.on(host).withCatalogue(c).run("inspect", a.toString(), "--json");
         assertEquals(0, r.exit(), r.out() + r.err());
         assertEquals(sha, r.json().get("archive").get("sha256").asText());
         assertTrue(r.out().contains("\"archive.genuine\""), r.out());
@@ -143,7 +149,7 @@ class ArchiveSha256Test {
     /** The fixture's tar, taken out of its own .tgz or .tar.xz. */
     private static byte[] tar(ArchiveFixture f, Path d) {
         try (InputStream file = Files.newInputStream(f.writeTo(d));
-             InputStream in = f.fileName().endsWith(".tgz") ? new GZIPInputStream(file) : new org.tukaani.xz.XZInputStream(file)) {
+             InputStream in = f.fileName().endsWith(".tgz") ? new GZIPInputStream(file) : new XZInputStream(file)) {
             return in.readAllBytes();
         } catch (Exception e) {
             throw new IllegalStateException(e);

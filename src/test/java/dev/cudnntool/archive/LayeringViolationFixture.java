@@ -1,4 +1,5 @@
 package dev.cudnntool.archive;
+import dev.cudnntool.cli.Main;
 
 /** Test-only: an archive class that uses the command line, so the layering rule has something to catch. */
 public final class LayeringViolationFixture {
@@ -6,6 +7,6 @@ public final class LayeringViolationFixture {
     }
 
     public static String upward() {
-        return dev.cudnntool.cli.Main.class.getName();
+        return Main.class.getName();
     }
 }

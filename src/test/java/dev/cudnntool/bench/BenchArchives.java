@@ -1,7 +1,7 @@
 package dev.cudnntool.bench;
-
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -89,7 +89,7 @@ public final class BenchArchives {
         CudnnVersion v = CudnnVersion.parse("8.9.5.30");
         String top = "cudnn-windows-x86_64-8.9.5.30_cuda12-archive/";
         try (ZipFile jar = new ZipFile(windowsJar.toFile());
-             ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
+             ZipOutputStream zip = new ZipOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
             zip.setLevel(6);
             put(zip, top + "LICENSE", "cuDNN SOFTWARE LICENSE AGREEMENT (benchmark copy)\n".repeat(400).getBytes());
             for (String base : CudnnComponents.libraries(8)) {
@@ -125,7 +125,7 @@ public final class BenchArchives {
         for (String base : CudnnComponents.libraries(8)) {
             String real = "lib" + base + ".so.8.9.5";
             String soname = "lib" + base + ".so.8";
-            try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(real)), 1 << 20)) {
+            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(real)), 1 << 20)) {
                 copy(so(soname), 0, Files.size(linuxLibs.resolve(soname)), 1, o);
             }
             Files.createSymbolicLink(top.resolve("lib").resolve(soname), Path.of(real));
@@ -135,7 +135,7 @@ public final class BenchArchives {
         // sane, cut from the largest real library (GPU code, as in NVIDIA's static libraries).
         long skip = 0;
         for (String s : List.of("libcudnn_adv_infer_static.a", "libcudnn_ops_infer_static.a")) {
-            try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(s)), 1 << 20)) {
+            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(top.resolve("lib").resolve(s)), 1 << 20)) {
                 copy(so("libcudnn_cnn_infer.so.8"), skip, 80_000_000L, 1, o);
             }
             skip += 80_000_000L;

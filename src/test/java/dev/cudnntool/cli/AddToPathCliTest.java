@@ -1,17 +1,19 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -80,14 +82,14 @@ class AddToPathCliTest {
     /** #18 A1: a target ldconfig would read as another folder is refused, dry run or not, before anything changes. */
     @Test
     void aTargetPathLdconfigWouldCutShortIsAUsageErrorAndNothingChanges() throws Exception {
-        for (String prefix : java.util.List.of("/opt/x#y/cuda", "/opt/x=y", "/opt/x\ny", "/opt/cudnn ", "/opt/\ufffd")) {
+        for (String prefix : List.of("/opt/x#y/cuda", "/opt/x=y", "/opt/x\ny", "/opt/cudnn ", "/opt/\ufffd")) {
             for (boolean dry : new boolean[] {true, false}) {
                 FakeRunner runner = new FakeRunner().on("ldconfig", FakeRunner.ok(""));
                 Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), runner);
                 Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(CliTest.downloads(host));
                 Files.createDirectories(host.path("/etc/ld.so.conf.d"));
-                var etc = dev.cudnntool.testing.TreeSnapshot.of(host.path("/etc"));
-                java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("install", "--archive", archive.toString(),
+                var etc = TreeSnapshot.of(host.path("/etc"));
+                List<String> args = new ArrayList<>(List.of("install", "--archive", archive.toString(),
                         "--prefix", prefix, "--add-to-path", "--no-probe"));
                 if (dry) {
                     args.add("--dry-run");
@@ -99,7 +101,7 @@ class AddToPathCliTest {
                 // control characters and undecodable bytes are refused earlier, by the option itself (also exit 2, one line)
                 boolean early = prefix.contains("\n") || prefix.contains("\ufffd");
                 assertTrue(r.err().contains(early ? "fix:" : "use a plain path"), r.err());
-                assertEquals(etc, dev.cudnntool.testing.TreeSnapshot.of(host.path("/etc")), what);
+                assertEquals(etc, TreeSnapshot.of(host.path("/etc")), what);
                 assertFalse(Files.exists(host.path("/opt")) && Files.list(host.path("/opt")).findAny().isPresent(), what + ": nothing installed");
                 assertTrue(runner.calls.stream().noneMatch(c -> c.get(0).endsWith("ldconfig")), what);
                 Cli.Run json = Cli.run(host, concat(args, "--json"));
@@ -109,8 +111,8 @@ class AddToPathCliTest {
         }
     }
 
-    private static String[] concat(java.util.List<String> args, String more) {
-        java.util.List<String> all = new java.util.ArrayList<>(args);
+    private static String[] concat(List<String> args, String more) {
+        List<String> all = new ArrayList<>(args);
         all.add(more);
         return all.toArray(String[]::new);
     }

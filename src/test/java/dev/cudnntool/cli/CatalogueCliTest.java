@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.Files;
@@ -18,6 +17,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -87,7 +87,7 @@ class CatalogueCliTest {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         Path a = archive(host);
         Catalogue c = Catalogue.of(List.of(CatalogueEntry.of(a.getFileName().toString(), sha256(a), 705_347_747L)));
-        String size = String.format(java.util.Locale.ROOT, "%,d", Files.size(a));
+        String size = String.format(Locale.ROOT, "%,d", Files.size(a));
         for (List<String> args : List.of(List.of("inspect", a.toString()),
                 List.of("install", "--archive", a.toString(), "--prefix", "/opt/cudnn", "--no-probe"))) {
             Cli.Run r = Cli.on(host).withCatalogue(c).run(args.toArray(String[]::new));

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,13 +6,15 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /** Issue 21 item 4: {@code cudnn completion bash|zsh}, and the man pages and scripts the build writes. */
 class CompletionAndManPageTest {
@@ -92,7 +93,7 @@ class CompletionAndManPageTest {
         for (String command : CudnnCommand.SUBCOMMANDS.keySet()) {
             Path page = dir.resolve("man/man1/cudnn-" + command + ".1");
             String text = Files.readString(page);
-            assertTrue(text.startsWith(".TH \"CUDNN-" + command.toUpperCase(java.util.Locale.ROOT) + "\" 1 "), text);
+            assertTrue(text.startsWith(".TH \"CUDNN-" + command.toUpperCase(Locale.ROOT) + "\" 1 "), text);
             assertTrue(text.contains("\"cudnn-tool 9.9.9\""), "the version given");
             assertTrue(text.contains(".nh\n"), "identifiers are never hyphenated");
             for (OptionSpec o : model.getSubcommands().get(command).getCommandSpec().options()) {
@@ -108,7 +109,7 @@ class CompletionAndManPageTest {
             if (Files.isExecutable(groff)) {
                 Process p = new ProcessBuilder(groff.toString(), "-man", "-Tutf8", "-ww", "-z", page.toString())
                         .redirectErrorStream(true).start();
-                String warnings = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                String warnings = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertEquals(0, p.waitFor());
                 assertEquals("", warnings, command);
             }

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +17,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +79,7 @@ class ExplainCommandTest {
     void quietPrintsOnlyTheErrorsAndTheLastLine() {
         Cli.Run r = Cli.run(bare(), "explain", OPS_INFER, "-q");
         assertEquals(1, r.exit());
-        assertEquals(java.util.List.of("findings", "ERROR explain.not-found", "fix:", "explain: the cause is on this machine"),
+        assertEquals(List.of("findings", "ERROR explain.not-found", "fix:", "explain: the cause is on this machine"),
                 r.out().lines().map(l -> l.strip().split("(?<=^(findings|ERROR explain.not-found|fix:|explain: the cause is on this machine))")[0])
                         .toList(), r.out());
     }
@@ -135,7 +136,7 @@ class ExplainCommandTest {
     @Test
     void standardInputPastTheCapIsCutAndSaysSo() {
         byte[] big = new byte[ExplainInput.CAP + 10];
-        java.util.Arrays.fill(big, (byte) 'a');
+        Arrays.fill(big, (byte) 'a');
         byte[] line = ("\n" + OPS_INFER + "\n").getBytes(StandardCharsets.UTF_8);
         System.arraycopy(line, 0, big, 100, line.length);
         Cli.Run r = withStdin(bare(), big, "explain", "-");

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,14 +10,27 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.ServerSocket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import java.util.zip.ZipException;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -77,14 +89,14 @@ class FailureWordsTest {
             "PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid path",
             "line\nbreak\u001b[31m", "Connection reset", "/opt/cudnn/lib/libcudnn.so.9"};
         List<Function<String, Throwable>> kinds = List.of(
-                java.net.ConnectException::new, java.net.UnknownHostException::new, java.net.http.HttpTimeoutException::new,
-                java.net.http.HttpConnectTimeoutException::new, javax.net.ssl.SSLHandshakeException::new,
-                java.net.SocketTimeoutException::new, java.net.SocketException::new,
-                m -> new java.nio.file.NoSuchFileException("/x", null, m),
-                m -> new java.nio.file.AccessDeniedException("/root/secret", null, m),
-                m -> new java.nio.file.FileSystemException("/a", "/b", m),
-                java.io.FileNotFoundException::new, java.io.EOFException::new, IOException::new,
-                m -> new java.util.zip.ZipException(m), m -> new IllegalStateException(m), m -> new RuntimeException(m));
+                ConnectException::new, UnknownHostException::new, HttpTimeoutException::new,
+                HttpConnectTimeoutException::new, SSLHandshakeException::new,
+                SocketTimeoutException::new, SocketException::new,
+                m -> new NoSuchFileException("/x", null, m),
+                m -> new AccessDeniedException("/root/secret", null, m),
+                m -> new FileSystemException("/a", "/b", m),
+                FileNotFoundException::new, EOFException::new, IOException::new,
+                m -> new ZipException(m), m -> new IllegalStateException(m), m -> new RuntimeException(m));
         List<DynamicTest> tests = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             Function<String, Throwable> kind = kinds.get(random.nextInt(kinds.size()));
@@ -96,10 +108,10 @@ class FailureWordsTest {
                 assertFalse(words.isBlank(), e.toString());
                 assertFalse(words.contains("Exception"), words);
                 assertFalse(words.contains("\n") || words.contains("\u001b"), words);
-                if (e instanceof java.net.ConnectException) {
+                if (e instanceof ConnectException) {
                     assertTrue(words.startsWith("could not connect to"), words);
                 }
-                if (e instanceof java.nio.file.AccessDeniedException && (message == null || message.isEmpty())) {
+                if (e instanceof AccessDeniedException && (message == null || message.isEmpty())) {
                     assertTrue(words.startsWith("permission denied: /root/secret"), words);
                 }
             }));

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,14 +11,16 @@ import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
-import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.TestHosts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -147,7 +148,7 @@ class FetchCommandTest {
     }
 
     private Cli.Run fetchFromServer(String... extra) {
-        List<String> a = new java.util.ArrayList<>(List.of("fetch", "9.5.1", "--from", base(), "--to", to().toString(), "--json"));
+        List<String> a = new ArrayList<>(List.of("fetch", "9.5.1", "--from", base(), "--to", to().toString(), "--json"));
         a.addAll(List.of(extra));
         return fetch(a.toArray(String[]::new));
     }
@@ -205,7 +206,7 @@ class FetchCommandTest {
     @Test
     void aPartLeftByAnEarlierRunIsResumed() throws Exception {
         Files.createDirectories(to());
-        Files.write(to().resolve(NAME + ".part"), java.util.Arrays.copyOf(bytes, 1000));
+        Files.write(to().resolve(NAME + ".part"), Arrays.copyOf(bytes, 1000));
         Cli.Run r = fetchFromServer();
         assertEquals(0, r.exit(), r.err());
         assertEquals(List.of("bytes=1000-"), ranges);

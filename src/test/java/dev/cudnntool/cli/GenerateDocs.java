@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -8,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.codegen.docgen.manpage.ManPageGenerator;
 
@@ -54,7 +54,7 @@ public final class GenerateDocs {
     private static void writePages(CommandLine command, Path man1, String version, String date) throws IOException {
         Files.writeString(man1.resolve(command.getCommandSpec().qualifiedName("-") + ".1"),
                 RoffManPages.page(command, version, date), StandardCharsets.UTF_8);
-        for (java.util.Map.Entry<String, CommandLine> e : command.getSubcommands().entrySet()) {
+        for (Map.Entry<String, CommandLine> e : command.getSubcommands().entrySet()) {
             if (e.getKey().equals(e.getValue().getCommandName())) {
                 writePages(e.getValue(), man1, version, date);
             }

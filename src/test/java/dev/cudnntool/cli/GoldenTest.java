@@ -1,7 +1,4 @@
 package dev.cudnntool.cli;
-
-import dev.cudnntool.testing.Cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cudnntool.Arch;
@@ -9,12 +6,18 @@ import dev.cudnntool.OsFamily;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +32,7 @@ class GoldenTest {
             "completion", "completion", "explain", "explain");
 
     /** Values replaced by placeholders in this test's golden files: see {@link #archive}. */
-    private final Map<String, String> pinned = new java.util.LinkedHashMap<>();
+    private final Map<String, String> pinned = new LinkedHashMap<>();
 
     /** A fixture archive written to {@code dir}; its sha256 (which changes with the time its zip entries carry) becomes {@code <archive-sha256>}. */
     private Path archive(ArchiveFixture fixture, Path dir) throws Exception {
@@ -67,7 +70,7 @@ class GoldenTest {
     }
 
     private static List<String> concat(String[] args, String extra) {
-        List<String> all = new java.util.ArrayList<>(List.of(args));
+        List<String> all = new ArrayList<>(List.of(args));
         all.add(extra);
         return all;
     }
@@ -76,7 +79,7 @@ class GoldenTest {
      * Sets every install record's {@code installedAt} to one instant: {@code Instant.toString()} drops
      * trailing zeros of the nanoseconds, so the width of rollback --list's DATE column would vary.
      */
-    private static void pinInstallTimes(Path target) throws java.io.IOException {
+    private static void pinInstallTimes(Path target) throws IOException {
         try (var records = Files.list(target.resolve(".cudnn-tool").resolve("history"))) {
             for (Path dir : (Iterable<Path>) records::iterator) {
                 Path record = dir.resolve("install.json");
@@ -88,7 +91,7 @@ class GoldenTest {
 
     @Test
     void everyCommandsHelp() {
-        for (var e : new java.util.TreeMap<>(HELP).entrySet()) {
+        for (var e : new TreeMap<>(HELP).entrySet()) {
             String[] args = e.getValue().isEmpty() ? new String[] {"--help"} : new String[] {e.getValue(), "--help"};
             Cli.Run r = run(bareLinux(), Catalogue.empty(), List.of(args));
             assertEquals(0, r.exit(), e.getKey());
@@ -210,7 +213,7 @@ class GoldenTest {
                 "--driver", "535.104.05", "--gpu", "RTX 2080");
         jsonAndText("releases-bad-gpu", host, c, 2, "releases", "--gpu", "Voodoo 5");
         // #20 items 3, 4: --for's pin and a GPU the support matrix checks (gpuOk, why)
-        jsonAndText("releases-for", host, Catalogue.of(Catalogue.bundled().select("linux", java.util.Set.of("x86_64"), 12, null).stream()
+        jsonAndText("releases-for", host, Catalogue.of(Catalogue.bundled().select("linux", Set.of("x86_64"), 12, null).stream()
                 .filter(e -> e.version().startsWith("8.9.7.") || e.version().startsWith("8.9.5.")).toList()), 0,
                 "releases", "--for", "tensorflow==2.16.1", "--os", "linux", "--arch", "x86_64", "--gpu", "12.0");
         jsonAndText("releases-bad-for", host, c, 2, "releases", "--for", "torch==0.1");

@@ -1,9 +1,9 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.ExitCode;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine;
 
 /**
  * Issue 21 item 2: help that teaches. Every command's help ends with examples, the command list's
@@ -120,7 +120,7 @@ class HelpTextTest {
     @Test
     void theExitCodeListIsGeneratedFromExitCode() {
         String root = help("").replaceAll("\\s+", " ");
-        for (dev.cudnntool.ExitCode c : dev.cudnntool.ExitCode.values()) {
+        for (ExitCode c : ExitCode.values()) {
             assertTrue(root.contains(c.code() + " " + c.summary()), c + " missing from:\n" + root);
         }
     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Text;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.Seeds;
 import java.time.Duration;
@@ -78,7 +78,7 @@ class HostileArgumentsPropertyTest {
             if (json) {
                 args.add("--json");
             }
-            String shown = args.stream().map(dev.cudnntool.Text::printable).collect(Collectors.joining(" "));
+            String shown = args.stream().map(Text::printable).collect(Collectors.joining(" "));
             cases.add(DynamicTest.dynamicTest("seed " + seed + ": " + (shown.length() > 80 ? shown.substring(0, 80) + "…" : shown),
                     Seeds.replayable("HostileArgumentsPropertyTest", SEED, at, () -> {
                 Cli.Run run = assertTimeoutPreemptively(Duration.ofSeconds(30),

@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -298,7 +298,7 @@ class InstallReleaseTest {
                     if (variant.equals("other-owner")) {
                         Files.setOwner(watched, lookup.lookupPrincipalByName("alice"));
                     } else {
-                        Files.setPosixFilePermissions(watched, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+                        Files.setPosixFilePermissions(watched, PosixFilePermissions.fromString("rwxrwxrwx"));
                     }
                 }
                 Map<String, String> before = TreeSnapshot.of(watched);

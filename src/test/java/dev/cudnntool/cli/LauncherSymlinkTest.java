@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -124,7 +124,7 @@ class LauncherSymlinkTest {
             String launcher = LAUNCHERS.get(rnd.nextInt(LAUNCHERS.size()));
             boolean viaCwd = rnd.nextBoolean();
             int n = i;
-            out.add(DynamicTest.dynamicTest("chain " + n + ": " + launcher + ", " + hops + " hop(s) " + java.util.Arrays.toString(relative)
+            out.add(DynamicTest.dynamicTest("chain " + n + ": " + launcher + ", " + hops + " hop(s) " + Arrays.toString(relative)
                     + (viaCwd ? ", run as ./name" : ""), () -> {
                 assumeSh();
                 Path root = Files.createDirectories(dir.resolve("case" + n));

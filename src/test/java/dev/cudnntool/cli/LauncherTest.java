@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -65,13 +66,13 @@ class LauncherTest {
     private Result runCopy(Map<String, String> env, String... args) throws Exception {
         assumeTrue(!System.getProperty("os.name").startsWith("Windows") && Files.isExecutable(Paths.get("/bin/sh")));
         Path b = Files.createDirectories(dir.resolve("tool/bin"));
-        Files.copy(bin("cudnn"), b.resolve("cudnn"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(bin("cudnn"), b.resolve("cudnn"), StandardCopyOption.REPLACE_EXISTING);
         Files.createDirectories(dir.resolve("tool/target"));
         Files.writeString(dir.resolve("tool/target/cudnn-tool.jar"), "stand-in");
         Path java = Files.createDirectories(dir.resolve("jdk/bin")).resolve("java");
         Files.writeString(java, "#!/bin/sh\necho \"java $*\"\n");
         java.toFile().setExecutable(true);
-        List<String> command = new java.util.ArrayList<>(List.of("/bin/sh", b.resolve("cudnn").toString()));
+        List<String> command = new ArrayList<>(List.of("/bin/sh", b.resolve("cudnn").toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().remove("JAVA");
@@ -111,7 +112,7 @@ class LauncherTest {
         Path tools = Files.createDirectories(dir.resolve("tools"));
         for (String d : List.of("/usr/bin/dirname", "/bin/dirname")) {
             if (Files.isExecutable(Paths.get(d))) {
-                Files.copy(Paths.get(d), tools.resolve("dirname"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                Files.copy(Paths.get(d), tools.resolve("dirname"), StandardCopyOption.COPY_ATTRIBUTES);
                 break;
             }
         }

@@ -1,10 +1,10 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Text;
+import dev.cudnntool.cli.view.Json;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.Seeds;
@@ -121,10 +121,10 @@ class OutputFilterTest {
 
     @Test
     void jsonWritesC1AndBidiControlsAsEscapes() {
-        var doc = dev.cudnntool.cli.view.Json.document("t", 0);
+        var doc = Json.document("t", 0);
         doc.put("name", "a\u0085b\u202ec\u2066d\u001be\u00e9");
         StringWriter sw = new StringWriter();
-        dev.cudnntool.cli.view.Json.print(new PrintWriter(sw), doc);
+        Json.print(new PrintWriter(sw), doc);
         String s = sw.toString();
         assertTrue(s.contains("a\\u0085b\\u202Ec\\u2066d\\u001Be\u00e9"), s);
         assertFalse(s.chars().anyMatch(c -> c != '\n' && c != '\r' && Text.unsafeForTerminal(c)), s);

@@ -1,14 +1,14 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.host.Host;
-import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.nio.file.Files;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ class PathArgumentTest {
         Host host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
         // The archive exists: without the check, the first run would install into "/opt/caf\uFFFD".
         ArchiveFixture.linux("8.9.5.30", "12").writeAs(host.path(ARCHIVE));
-        java.nio.file.Files.createDirectories(host.path("/opt"));
+        Files.createDirectories(host.path("/opt"));
         // "caf\xe9" in Latin-1 under a UTF-8 locale: the JVM hands the program "caf\uFFFD".
         String[][] runs = {
                 {"install", "--archive", ARCHIVE, "--prefix", "/opt/caf\uFFFD", "--dry-run"},

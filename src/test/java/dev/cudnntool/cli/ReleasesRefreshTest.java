@@ -1,5 +1,4 @@
 package dev.cudnntool.cli;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,6 +23,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +88,7 @@ class ReleasesRefreshTest {
     }
 
     private Host host(Map<String, String> more) {
-        Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", "/usr/bin", "HOME", "/home/me", "CUDNN_TOOL_CACHE", CACHE));
+        Map<String, String> env = new HashMap<>(Map.of("PATH", "/usr/bin", "HOME", "/home/me", "CUDNN_TOOL_CACHE", CACHE));
         env.putAll(more);
         return TestHosts.linux(fs, env, new FakeRunner());
     }
@@ -231,7 +232,7 @@ class ReleasesRefreshTest {
                         other.base() + "../redistrib_9.38.0.json", "/%2e%2e/redistrib_9.39.0.json", "javascript:redistrib_9.40.0.json",
                         "https://127.0.0.1:" + server.port() + "/redistrib_9.41.0.json", "redistrib_9.42.json",
                         "redistrib_9.43.0.0.json", "REDISTRIB_9.44.0.JSON"));
-                java.util.Collections.shuffle(outside, rnd);
+                Collections.shuffle(outside, rnd);
                 List<String> hrefs = new ArrayList<>(outside.subList(0, 6 + n % 8));
                 hrefs.add(rnd.nextInt(hrefs.size() + 1), n % 2 == 0 ? "redistrib_9.30.0.json" : server.base() + "redistrib_9.30.0.json");
                 serve("/", index(hrefs.toArray(String[]::new)));

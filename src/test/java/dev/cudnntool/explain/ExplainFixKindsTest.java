@@ -1,5 +1,4 @@
 package dev.cudnntool.explain;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,9 +8,11 @@ import dev.cudnntool.Fix;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.PeImages;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -80,10 +81,10 @@ class ExplainFixKindsTest {
                 try {
                     String src = Files.readString(p);
                     // each finding factory call up to its closing ");" must name a Fix, or be an info (no fix)
-                    return java.util.regex.Pattern.compile("Finding\\.(warn|error|of)\\((?:[^;]|;(?!\\s*$))*?\\);", java.util.regex.Pattern.MULTILINE)
+                    return Pattern.compile("Finding\\.(warn|error|of)\\((?:[^;]|;(?!\\s*$))*?\\);", Pattern.MULTILINE)
                             .matcher(src).results().map(r -> p.getFileName() + ": " + r.group());
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }).toList();
         }

@@ -1,11 +1,11 @@
 package dev.cudnntool.explain;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
+import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.verify.VerifyService;
@@ -224,7 +224,7 @@ class ExplainServiceTest {
             assertEquals(Explanation.Outcome.NOT_PRESENT, program.outcome());
             assertTrue(one(program, FindingId.EXPLAIN_RULED_OUT).message().contains("calling program's own use of cuDNN"));
         }
-        try (Machine m = Machine.linux().toolkit("12.2.20230823").installed(dev.cudnntool.testing.ArchiveFixture.linux("9.5.1.17", "12"))
+        try (Machine m = Machine.linux().toolkit("12.2.20230823").installed(ArchiveFixture.linux("9.5.1.17", "12"))
                 .build()) {
             Explanation broken = explain(m, "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED (1008)");
             assertEquals(Explanation.Outcome.PROBLEM, broken.outcome(), broken.findings().toString());

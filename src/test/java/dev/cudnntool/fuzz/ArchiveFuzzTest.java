@@ -1,5 +1,4 @@
 package dev.cudnntool.fuzz;
-
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.archive.ArchiveInspector;
@@ -12,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.XZOutputStream;
@@ -45,7 +45,7 @@ class ArchiveFuzzTest {
         if (data.length == 0) {
             return;
         }
-        byte[] rest = java.util.Arrays.copyOfRange(data, 1, data.length);
+        byte[] rest = Arrays.copyOfRange(data, 1, data.length);
         switch (data[0] & 3) {
             case 0 -> inspect(TAR_XZ, rest);
             case 1 -> inspect(TGZ, rest);

@@ -1,8 +1,9 @@
 package dev.cudnntool.fuzz;
-
 import dev.cudnntool.ToolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The contract every reader of untrusted bytes keeps under the fuzzer: it answers, or it refuses with
@@ -24,7 +25,7 @@ final class Contract {
     }
 
     /** Readers (one lambda class per call site) already run once in this JVM: the first run loads and instruments classes. */
-    private static final java.util.Set<Class<?>> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Class<?>> WARM = ConcurrentHashMap.newKeySet();
 
     /**
      * Runs a reader on an input of {@code size} bytes; an untyped failure, or a run past the bound

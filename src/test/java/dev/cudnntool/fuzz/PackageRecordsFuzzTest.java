@@ -1,5 +1,4 @@
 package dev.cudnntool.fuzz;
-
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.host.Host;
@@ -11,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /**
@@ -77,7 +77,7 @@ class PackageRecordsFuzzTest {
             Path rpm = fs.getPath("/usr/bin/rpm");
             Files.createDirectories(rpm.getParent());
             Files.writeString(rpm, "\u007fELF");
-            Files.setPosixFilePermissions(rpm, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(rpm, PosixFilePermissions.fromString("rwxr-xr-x"));
             Host host = TestHosts.linux(fs, Map.of(), new FakeRunner().on(lib.toString(), answer));
             Contract.holds(data.length, () -> new Owners(host).of(lib));
         }

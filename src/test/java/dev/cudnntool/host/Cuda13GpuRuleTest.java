@@ -1,14 +1,18 @@
 package dev.cudnntool.host;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.Severity;
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.archive.catalogue.SupportMatrix;
+import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.TestHosts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -73,13 +77,13 @@ class Cuda13GpuRuleTest {
     void verifyCallsACuda13CopyOnAVoltaGpuAnErrorEvenWhenTheMatrixRowListsIt() {
         var driver = new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
                 List.of(new NvidiaSmi.Gpu("Tesla V100", "580.65.06", "7.0")));
-        var host = dev.cudnntool.testing.TestHosts.linux(dev.cudnntool.testing.TestHosts.unixFs(), java.util.Map.of(),
-                new dev.cudnntool.testing.FakeRunner());
-        var f = GpuSupport.findings(host, driver, "9.17.0", 13, generous(), dev.cudnntool.archive.catalogue.Catalogue::empty);
+        var host = TestHosts.linux(TestHosts.unixFs(), Map.of(),
+                new FakeRunner());
+        var f = GpuSupport.findings(host, driver, "9.17.0", 13, generous(), Catalogue::empty);
         assertEquals(1, f.size(), f.toString());
-        assertEquals(dev.cudnntool.Severity.ERROR, f.get(0).severity());
+        assertEquals(Severity.ERROR, f.get(0).severity());
         assertTrue(f.get(0).message().contains("CUDA 13 dropped Maxwell, Pascal and Volta"), f.get(0).message());
-        var cuda12 = GpuSupport.findings(host, driver, "9.17.0", 12, generous(), dev.cudnntool.archive.catalogue.Catalogue::empty);
+        var cuda12 = GpuSupport.findings(host, driver, "9.17.0", 12, generous(), Catalogue::empty);
         assertTrue(cuda12.isEmpty(), "the CUDA 12 build of the same release runs on Volta: " + cuda12);
     }
 }

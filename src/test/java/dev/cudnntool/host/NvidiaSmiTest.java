@@ -1,5 +1,4 @@
 package dev.cudnntool.host;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.testing.NvidiaSmiOutputs;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class NvidiaSmiTest {
     @ParameterizedTest
@@ -62,12 +61,12 @@ class NvidiaSmiTest {
 
     @Test
     void theComputeCapabilityQueryIsParsedAndAnOldNvidiaSmiGivesNone() {
-        List<NvidiaSmi.Gpu> gpus = NvidiaSmi.parseGpuListWithCc(dev.cudnntool.testing.NvidiaSmiOutputs.GPU_CC_RTX3090
+        List<NvidiaSmi.Gpu> gpus = NvidiaSmi.parseGpuListWithCc(NvidiaSmiOutputs.GPU_CC_RTX3090
                 + "NVIDIA A100-SXM4-80GB, 535.104.05, 8.0\nTesla K80, 470.82.01, [N/A]\n");
         assertEquals(List.of(new NvidiaSmi.Gpu("NVIDIA GeForce RTX 3090", "535.104.05", "8.6"),
                 new NvidiaSmi.Gpu("NVIDIA A100-SXM4-80GB", "535.104.05", "8.0"),
                 new NvidiaSmi.Gpu("Tesla K80", "470.82.01", null)), gpus);
-        assertTrue(NvidiaSmi.parseGpuListWithCc(dev.cudnntool.testing.NvidiaSmiOutputs.NO_COMPUTE_CAP_FIELD).isEmpty());
+        assertTrue(NvidiaSmi.parseGpuListWithCc(NvidiaSmiOutputs.NO_COMPUTE_CAP_FIELD).isEmpty());
         assertTrue(NvidiaSmi.parseGpuListWithCc("NVIDIA X, 535.104.05\n").isEmpty(), "two fields are not the three asked");
         assertTrue(NvidiaSmi.parseGpuListWithCc(null).isEmpty());
     }

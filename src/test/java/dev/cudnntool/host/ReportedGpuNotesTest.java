@@ -1,9 +1,9 @@
 package dev.cudnntool.host;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.ReportedFacts;
@@ -32,7 +32,7 @@ class ReportedGpuNotesTest {
     }
 
     private static List<Finding> notes(List<Finding> all) {
-        return all.stream().filter(f -> f.is(dev.cudnntool.FindingId.CUDNN_GPU_REPORTED)).toList();
+        return all.stream().filter(f -> f.is(FindingId.CUDNN_GPU_REPORTED)).toList();
     }
 
     @Test
@@ -48,7 +48,7 @@ class ReportedGpuNotesTest {
         assertTrue(n.message().contains(fact.source()), n.message());
         List<Finding> without = GpuSupport.findings(HOST, gpu("NVIDIA GeForce GTX 1080", "6.1"), "9.11.0", 12,
                 SupportMatrix.bundled(), ReportedFacts.none(), Catalogue::bundled);
-        assertEquals(without, all.stream().filter(f -> !f.is(dev.cudnntool.FindingId.CUDNN_GPU_REPORTED)).toList(),
+        assertEquals(without, all.stream().filter(f -> !f.is(FindingId.CUDNN_GPU_REPORTED)).toList(),
                 "the note adds nothing else and changes no other finding");
     }
 
@@ -88,7 +88,7 @@ class ReportedGpuNotesTest {
                 List<Finding> with = GpuSupport.findings(HOST, d, release, cuda, SupportMatrix.bundled(), claim, Catalogue::bundled);
                 List<Finding> without = GpuSupport.findings(HOST, d, release, cuda, SupportMatrix.bundled(), ReportedFacts.none(),
                         Catalogue::bundled);
-                assertEquals(without, with.stream().filter(f -> !f.is(dev.cudnntool.FindingId.CUDNN_GPU_REPORTED)).toList());
+                assertEquals(without, with.stream().filter(f -> !f.is(FindingId.CUDNN_GPU_REPORTED)).toList());
                 boolean below = CudaVersion.parse(cc).get().compareTo(CudaVersion.parse(bound).get()) < 0;
                 assertEquals(below ? 1 : 0, notes(with).size(), with.toString());
                 notes(with).forEach(n -> assertTrue(n.severity() == Severity.INFO && n.message().contains("example.org/claim")

@@ -1,5 +1,4 @@
 package dev.cudnntool.host;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,7 +71,7 @@ class SystemProcessRunnerTest {
         Path fake = script("touch " + marker);
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Files.move(fake, bin.resolve("ldconfig"));
-        ProcessResult r = new SystemProcessRunner(java.util.Map.of("PATH", bin.toString())).run(List.of("ldconfig"), Duration.ofSeconds(5));
+        ProcessResult r = new SystemProcessRunner(Map.of("PATH", bin.toString())).run(List.of("ldconfig"), Duration.ofSeconds(5));
         assertFalse(r.started());
         assertTrue(r.startFailure().contains("not an absolute path"), r.startFailure());
         assertFalse(Files.exists(marker), "the fake on PATH never ran");

@@ -1,7 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -20,9 +18,11 @@ import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStore.Raw;
 import dev.cudnntool.host.searchpath.SearchPathStore.Scope;
+import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.History;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
@@ -32,6 +32,7 @@ import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -230,7 +231,7 @@ class AddToPathHardeningTest {
                 InstallOutcome o = install("9.5.1.17", "/opt/cudnn");
                 InstallOutcome other = install("9.5.1.17", "/opt/other");
                 Path recorded = host.path("/opt/cudnn/.cudnn-tool/history").resolve(o.record().id()).resolve(SearchPathChange.FILE);
-                var node = (com.fasterxml.jackson.databind.node.ObjectNode) JournalRunner.JSON.readTree(Files.readString(recorded));
+                var node = (ObjectNode) JournalRunner.JSON.readTree(Files.readString(recorded));
                 node.set(f[0], JournalRunner.JSON.readTree(f[1].replace("OTHER", other.record().id())));
                 Files.writeString(recorded, node.toString());
                 Map<String, String> etc = TreeSnapshot.of(fs.getPath("/etc"));
@@ -257,7 +258,7 @@ class AddToPathHardeningTest {
             Path json = forged.resolve("install.json");
             Files.writeString(json, Files.readString(json).replace(outer.record().id(), innerId));
             Path sp = forged.resolve(SearchPathChange.FILE);
-            var node = (com.fasterxml.jackson.databind.node.ObjectNode) JournalRunner.JSON.readTree(Files.readString(sp));
+            var node = (ObjectNode) JournalRunner.JSON.readTree(Files.readString(sp));
             node.put("location", conf(innerId).toString());
             node.put("entry", "/opt/cudnn/lib");
             Raw line = SearchPathEntries.confFile("/opt/cudnn/lib");
@@ -284,7 +285,7 @@ class AddToPathHardeningTest {
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             assertEquals("root:secret\n", Files.readString(victim), "the link's target is unchanged");
             assertEquals("/opt/cudnn/lib\n", Files.readString(conf(o.record().id())));
-            assertTrue(Files.isRegularFile(conf(o.record().id()), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            assertTrue(Files.isRegularFile(conf(o.record().id()), LinkOption.NOFOLLOW_LINKS));
 
             // The store itself: a link at the final name is replaced as a link, its target untouched; a read never follows it.
             Path link = conf("20261130T030000Z-0009-00000000");

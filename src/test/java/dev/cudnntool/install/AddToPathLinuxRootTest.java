@@ -1,18 +1,17 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cudnntool.Finding;
 import dev.cudnntool.Arch;
+import dev.cudnntool.Finding;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStore;
-import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.target.NioFileOps;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +38,7 @@ class AddToPathLinuxRootTest {
         Path lib = Files.createDirectories(dir.resolve("cudnn").resolve("lib"));
         Path history = Files.createDirectories(dir.resolve("history"));
         try {
-            Finding added = new SearchPathChange(host, new dev.cudnntool.target.NioFileOps(), store, SearchPathStore.Scope.USER).apply(history, id, lib);
+            Finding added = new SearchPathChange(host, new NioFileOps(), store, SearchPathStore.Scope.USER).apply(history, id, lib);
             assertEquals(lib + "\n", Files.readString(conf));
             assertTrue(added.message().contains("ldconfig was run") && !added.message().contains("failed"), added.message());
             assertTrue(Files.isRegularFile(history.resolve(SearchPathChange.FILE)), "recorded");

@@ -1,9 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.FileOps;
-import dev.cudnntool.target.NioFileOps;
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.JournalRunner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -18,14 +14,19 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.LdSoConfPathStore;
-import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.host.searchpath.SearchPathEntries;
 import dev.cudnntool.host.searchpath.SearchPathStore.Raw;
 import dev.cudnntool.host.searchpath.SearchPathStore.Scope;
+import dev.cudnntool.host.searchpath.SearchPathStore;
+import dev.cudnntool.target.FileOps;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.JournalRunner;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.FakeSearchPathStore;
 import dev.cudnntool.testing.TestHosts;
-import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.charset.StandardCharsets;
@@ -145,7 +146,7 @@ class AddToPathTest {
                 if (f[0] == null) {
                     json = f[1];
                 } else {
-                    var node = (com.fasterxml.jackson.databind.node.ObjectNode) JournalRunner.JSON.readTree(json);
+                    var node = (ObjectNode) JournalRunner.JSON.readTree(json);
                     node.set(f[0], JournalRunner.JSON.readTree(f[1]));
                     json = node.toString();
                 }
@@ -363,14 +364,14 @@ class AddToPathTest {
     @Test
     void entriesAreAppendedAndRemovedWithoutTouchingOtherBytes() {
         Raw old = FakeSearchPathStore.windows(Raw.REG_EXPAND_SZ, "A;;B;");
-        Raw with = dev.cudnntool.host.searchpath.SearchPathEntries.windowsWith(old, "C:\\x");
+        Raw with = SearchPathEntries.windowsWith(old, "C:\\x");
         assertEquals("A;;B;C:\\x", new String(with.data(), StandardCharsets.UTF_16LE).replace("\0", ""));
-        assertEquals("A;;B", dev.cudnntool.host.searchpath.SearchPathEntries.windowsText(
-                dev.cudnntool.host.searchpath.SearchPathEntries.windowsWithout(with, "c:\\X\\")));
-        Map<String, String> env = dev.cudnntool.host.searchpath.SearchPathEntries.withPersistentPath(
+        assertEquals("A;;B", SearchPathEntries.windowsText(
+                SearchPathEntries.windowsWithout(with, "c:\\X\\")));
+        Map<String, String> env = SearchPathEntries.withPersistentPath(
                 Map.of("Path", "C:\\Windows;C:\\old"), List.of("c:\\windows", "C:\\cudnn\\bin"));
         assertEquals("C:\\Windows;C:\\old;C:\\cudnn\\bin", env.get("Path"), "registry entries a stale shell lacks are appended");
-        assertEquals("C:\\Users\\me\\bin", dev.cudnntool.host.searchpath.SearchPathEntries.expand("%userprofile%\\bin",
+        assertEquals("C:\\Users\\me\\bin", SearchPathEntries.expand("%userprofile%\\bin",
                 Map.of("USERPROFILE", "C:\\Users\\me")));
     }
 }

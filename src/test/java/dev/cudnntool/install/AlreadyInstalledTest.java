@@ -1,7 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,6 +10,9 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TreeSnapshot;
@@ -109,7 +109,7 @@ class AlreadyInstalledTest {
             assertTrue(AlreadyInstalled.changed(repair, false));
             assertTrue(repair.record() != null);
             assertEquals(good, TreeSnapshot.withoutState(tk));
-            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "test"), host.os());
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "test"), host.os());
             assertEquals(2, m.rollbacks().list(t).size());
 
             RollbackOutcome dryRb = m.rollbacks().rollback(t, null, false, true);

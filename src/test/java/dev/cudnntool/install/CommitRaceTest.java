@@ -1,6 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +6,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.target.FaultHook;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestPorts;
@@ -15,6 +14,7 @@ import dev.cudnntool.testing.TreeSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +49,7 @@ class CommitRaceTest {
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
                     .installed(ArchiveFixture.linux("8.9.5.30", "12")).build()) {
             Path tk = m.toolkit();
-            assertTrue(Files.isDirectory(tk.resolve(folder), java.nio.file.LinkOption.NOFOLLOW_LINKS), folder);
+            assertTrue(Files.isDirectory(tk.resolve(folder), LinkOption.NOFOLLOW_LINKS), folder);
             Path outside = Files.createDirectories(m.path("/srv/outside"));
             Map<String, String> before = TreeSnapshot.withoutState(tk);
             int[] steps = {0};

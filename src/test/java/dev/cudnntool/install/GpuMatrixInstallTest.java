@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,9 @@ import dev.cudnntool.Finding;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.catalogue.Catalogue;
+import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.archive.catalogue.SupportMatrix;
 import dev.cudnntool.host.ArchiveAdvice;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.NvidiaSmi;
@@ -58,16 +60,16 @@ class GpuMatrixInstallTest {
     @Test
     void adviceSkipsReleasesWhoseMatrixLacksTheGpu() {
         DriverInfo volta = new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0", List.of(new NvidiaSmi.Gpu("Tesla V100", "580.65.06", "7.0")));
-        var small = dev.cudnntool.archive.catalogue.Catalogue.of(List.of(
-                dev.cudnntool.archive.catalogue.CatalogueEntry.of("cudnn-linux-x86_64-9.17.0.29_cuda12-archive.tar.xz", "1".repeat(64), null),
-                dev.cudnntool.archive.catalogue.CatalogueEntry.of("cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz", "2".repeat(64), null)));
-        ArchiveAdvice.Pick pick = new ArchiveAdvice(() -> small, volta, dev.cudnntool.archive.catalogue.SupportMatrix::bundled)
+        var small = Catalogue.of(List.of(
+                CatalogueEntry.of("cudnn-linux-x86_64-9.17.0.29_cuda12-archive.tar.xz", "1".repeat(64), null),
+                CatalogueEntry.of("cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz", "2".repeat(64), null)));
+        ArchiveAdvice.Pick pick = new ArchiveAdvice(() -> small, volta, SupportMatrix::bundled)
                 .newest(OsFamily.LINUX, Arch.X86_64, 12);
         assertEquals("cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz", pick.entry().orElseThrow().fileName(),
                 "9.17.0's CUDA 12 build is 7.5+ only: " + pick.text());
         assertTrue(pick.text().contains("and compute capability 7.0"), pick.text());
         ArchiveAdvice.Pick none = new ArchiveAdvice(() -> small, new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
-                List.of(new NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7"))), dev.cudnntool.archive.catalogue.SupportMatrix::bundled)
+                List.of(new NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7"))), SupportMatrix::bundled)
                 .newest(OsFamily.LINUX, Arch.X86_64, 12);
         assertTrue(none.entry().isEmpty() && none.text().contains("supports compute capability 3.7"), none.text());
         ArchiveAdvice.Pick kepler = ArchiveAdvice.bundled(new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",

@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.ArchiveFixture.Entry;
+import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
+import dev.cudnntool.testing.Seeds;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
-import dev.cudnntool.testing.Seeds;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -25,11 +24,15 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -53,7 +56,7 @@ class HostileArchivePropertyTest {
     static final int TRIES = Seeds.tries(60, 2000);
     static final Set<Integer> DOCUMENTED = Set.of(0, 2, 3, 4, 5, 6, 7, 8);
     /** The test's own oracle of cuDNN's file names (facts §4a), independent of the code under test. */
-    static final java.util.regex.Pattern CUDNN_FILE = java.util.regex.Pattern.compile(
+    static final Pattern CUDNN_FILE = Pattern.compile(
             "(?i)cudnn[a-z0-9_]*\\.h|libcudnn[a-z0-9_]*\\.so(\\.\\d+)*|libcudnn[a-z0-9_]*_static[a-z0-9_]*\\.a"
                     + "|cudnn[a-z0-9_]*\\.dll|cudnn[a-z0-9_]*\\.lib");
 
@@ -89,7 +92,7 @@ class HostileArchivePropertyTest {
             }
             ArchiveFixture f = ArchiveFixture.empty(base.fileName(), zip ? ArchiveFixture.Format.ZIP
                     : base.fileName().endsWith(".tgz") ? ArchiveFixture.Format.TGZ : ArchiveFixture.Format.TAR_XZ);
-            Set<String> written = new java.util.HashSet<>();
+            Set<String> written = new HashSet<>();
             for (Entry e : entries) {
                 if (zip && !written.add(e.path())) {
                     continue; // a zip writer cannot write the same name twice (case variants it can)
@@ -148,7 +151,7 @@ class HostileArchivePropertyTest {
             Path p = fixture.writeTo(downloads);
             byte[] bytes = Files.readAllBytes(p);
             if (cut >= 0) {
-                bytes = java.util.Arrays.copyOf(bytes, (int) ((long) bytes.length * cut / 1000));
+                bytes = Arrays.copyOf(bytes, (int) ((long) bytes.length * cut / 1000));
             } else if (cut <= -2) {
                 int at = (int) ((long) bytes.length * (-cut - 2) / 1000);
                 for (int i = at; i < Math.min(bytes.length, at + 16); i++) {
@@ -156,7 +159,7 @@ class HostileArchivePropertyTest {
                 }
             }
             if (tail != null && tail.length > 0) {
-                byte[] out = java.util.Arrays.copyOf(bytes, bytes.length + tail.length);
+                byte[] out = Arrays.copyOf(bytes, bytes.length + tail.length);
                 System.arraycopy(tail, 0, out, bytes.length, tail.length);
                 bytes = out;
             }
@@ -300,7 +303,7 @@ class HostileArchivePropertyTest {
                 case 2 -> {
                     Entry e = entries.get(r.nextInt(entries.size()));
                     // a zip writer refuses exact duplicates: there the copy differs in case only
-                    String path = !zip && r.nextBoolean() ? e.path() : e.path().toUpperCase(java.util.Locale.ROOT);
+                    String path = !zip && r.nextBoolean() ? e.path() : e.path().toUpperCase(Locale.ROOT);
                     entries.add(r.nextInt(entries.size() + 1), e.kind() == Entry.Kind.DIR ? e
                             : new Entry(path, Entry.Kind.FILE, ArchiveFixture.Content.of("dup"), null, 0644));
                     return "duplicate " + shown(path);

@@ -1,6 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,18 +8,22 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveInfo;
 import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
-import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.Evidence;
 import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.format.EntryType;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,7 +136,7 @@ class InstallHardeningTest {
         // The reader refuses such links already; the plan checks again where the loader will follow them.
         try (Machine m = Machine.linux().toolkit("12.2.20230823").env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64").build()) {
             Host host = m.host();
-            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host,
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host,
                     m.toolkit(), "test"), host.os());
             ArchiveName n = ArchiveName.parse("cudnn-linux-x86_64-8.9.5.30_cuda12-archive.tar.xz");
             ArchiveItem real = new ArchiveItem(TOP + "lib/libcudnn.so.8.9.5", "lib/libcudnn.so.8.9.5",
@@ -158,8 +160,8 @@ class InstallHardeningTest {
             assertFalse(Placement.isCudnnFile(fs.getPath("/x/lib64/libcudart.so.12")));
             assertFalse(Placement.isCudnnFile(fs.getPath("/x/include/cuda.h")));
             assertFalse(Placement.isCudnnFile(fs.getPath("/")));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,10 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
-import dev.cudnntool.target.InstallRecord;
-import dev.cudnntool.target.InstallTarget;
-import dev.cudnntool.target.StatePaths;
-import dev.cudnntool.target.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -16,22 +10,32 @@ import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Severity;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.host.searchpath.SearchPathStores;
+import dev.cudnntool.target.InstallRecord;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.StatePaths;
+import dev.cudnntool.target.TargetLock;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
-import dev.cudnntool.host.searchpath.SearchPathStores;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,7 +96,7 @@ class InstallServiceTest {
             assertEquals("libcudnn.so.8.9.5", Files.readSymbolicLink(lib.resolve("libcudnn.so.8")).toString());
             assertEquals("libcudnn.so.8", Files.readSymbolicLink(lib.resolve("libcudnn.so")).toString());
             assertTrue(Files.isRegularFile(lib.resolve("libcudnn_static.a")));
-            assertEquals("rwxr-xr-x", java.nio.file.attribute.PosixFilePermissions.toString(
+            assertEquals("rwxr-xr-x", PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(lib.resolve("libcudnn_cnn_infer.so.8.9.5"))));
             assertTrue(Files.isSymbolicLink(fs.getPath("/usr/local/cuda-12.2/lib64")), "lib64 stays a link");
             assertTrue(Files.isRegularFile(fs.getPath("/usr/local/cuda-12.2/include/cudnn.h")));
@@ -208,7 +212,7 @@ class InstallServiceTest {
             InstallOutcome o = m.installer().run(new InstallRequest(eleven, null, null, null, true, false), ReadProgress.NONE);
             assertEquals(ExitCode.OK, o.exit(), o.summary());
             Finding f = o.findings().stream().filter(x -> x.id().equals("toolkit.cuda-major-mismatch")).findFirst().orElseThrow();
-            assertEquals(dev.cudnntool.Severity.WARN, f.severity());
+            assertEquals(Severity.WARN, f.severity());
             assertTrue(f.message().contains("allowed by --force"));
         }
     }
@@ -331,7 +335,7 @@ class InstallServiceTest {
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, e.exitCode());
             assertTrue(e.fix().contains("cudnn rollback"), e.fix());
 
-            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, fs.getPath("/usr/local/cuda"), "t"), host.os());
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, fs.getPath("/usr/local/cuda"), "t"), host.os());
             RollbackOutcome r = m.rollback(t);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(r.summary().contains("undid the interrupted install"), r.summary());
@@ -436,7 +440,7 @@ class InstallServiceTest {
             Path tk = m.toolkit();
             Map<String, String> before = TreeSnapshot.of(tk);
             byte[] big = new byte[6 << 20];
-            new java.util.Random(7).nextBytes(big);
+            new Random(7).nextBytes(big);
             Path archive = ArchiveFixture.linux("8.9.7.29", "12")
                     .file("cudnn-linux-x86_64-8.9.7.29_cuda12-archive/lib/libcudnn_big_static.a", big)
                     .xzPreset(0).writeTo(downloads);
@@ -480,7 +484,7 @@ class InstallServiceTest {
         // second lock on the same file overlaps and is refused, as another process's would be.
         // A Windows-layout archive (no symlinks), so the test runs on a Windows CI machine too.
         Path tk = TestHosts.toolkit(machine.resolve("cuda-12.2"), "12.2.20230823");
-        Machine m = Machine.of(TestHosts.windows(java.nio.file.FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner()));
+        Machine m = Machine.of(TestHosts.windows(FileSystems.getDefault(), Map.of("CUDA_PATH", tk.toString()), new FakeRunner()));
         Path state = tk.resolve(".cudnn-tool");
         Files.createDirectories(state);
         Path archive = ArchiveFixture.windows("9.5.1.17", "12").writeTo(downloads);

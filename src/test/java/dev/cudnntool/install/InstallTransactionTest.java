@@ -1,7 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,20 +8,23 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.FaultHook;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FailingFileOps;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TestPorts;
 import dev.cudnntool.testing.TreeSnapshot;
-import dev.cudnntool.target.FaultHook;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -175,7 +175,7 @@ class InstallTransactionTest {
     }
 
     private static Map<String, String> withoutState(Map<String, String> m) {
-        Map<String, String> c = new java.util.TreeMap<>(m);
+        Map<String, String> c = new TreeMap<>(m);
         c.keySet().removeIf(k -> k.equals(".cudnn-tool") || k.startsWith(".cudnn-tool/"));
         return c;
     }

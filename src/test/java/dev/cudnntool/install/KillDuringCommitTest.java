@@ -1,6 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
 import dev.cudnntool.verify.VerifyReport;
@@ -18,10 +17,12 @@ import dev.cudnntool.verify.VerifyService;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
@@ -52,7 +53,7 @@ class KillDuringCommitTest {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-Dcudnn-tool.fault.commitStepDelayMs=150", "-cp", System.getProperty("java.class.path"),
                 "dev.cudnntool.cli.Main", "install", "--archive", archive.toString(), "--cuda-path", tk.toString(), "--no-probe",
-                "--sha256", java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                "--sha256", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                         .digest(Files.readAllBytes(archive))))); // NVIDIA's name, not NVIDIA's bytes: the catalogue would refuse it
         Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
         // The child's own progress log is the signal: it appends "done N" after each commit step.

@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +17,7 @@ import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.NvidiaSmiOutputs;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -51,7 +51,7 @@ class MismatchAdviceTest {
         assertTrue(major > 9 || major == 9 && minor >= 12, f.fix());
         CatalogueEntry named = Catalogue.bundled().lookup(m.group(1)).orElseThrow(() -> new AssertionError("not catalogued: " + f.fix()));
         assertEquals(named.url().orElseThrow(), m.group(4));
-        assertEquals(Catalogue.bundled().select("linux", java.util.Set.of("x86_64"), 13, null).get(0), named,
+        assertEquals(Catalogue.bundled().select("linux", Set.of("x86_64"), 13, null).get(0), named,
                 "the newest CUDA 13 build for linux/x86_64");
         assertTrue(f.fix().endsWith("or pass --cuda-path to a CUDA 12.x toolkit"), f.fix());
     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +10,8 @@ import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.Machine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,8 +74,8 @@ class PackageOwnedTest {
             for (FindingId id : Preflight.FORCIBLE) {
                 assertTrue(help.contains(id.id()), id.id() + " is missing from --force's help");
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,6 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +9,8 @@ import dev.cudnntool.Severity;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
@@ -82,7 +82,7 @@ class PlanGuardTest {
                         o.plan().steps().toString());
             }
             assertTrue(Files.isRegularFile(shared.resolve("cudnn.h")));
-            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "t"), host.os());
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
             RollbackOutcome r = m.rollback(t);
             assertEquals(ExitCode.OK, r.exit(), r.summary());
             assertTrue(!Files.exists(shared.resolve("cudnn.h")), "rollback undoes it through the same link");
@@ -124,7 +124,7 @@ class PlanGuardTest {
             assertTrue(o.findings().stream().anyMatch(f -> f.id().equals("target.outside-link")
                     && f.message().contains("C:\\shared\\x64libs")), o.findings().toString());
             assertTrue(Files.isRegularFile(shared.resolve("cudnn.lib")));
-            InstallTarget t = InstallTarget.toolkit(dev.cudnntool.host.ToolkitLocator.read(host, tk, "t"), host.os());
+            InstallTarget t = InstallTarget.toolkit(ToolkitLocator.read(host, tk, "t"), host.os());
             assertEquals(ExitCode.OK, m.rollback(t).exit());
             assertEquals(before, TreeSnapshot.of(shared));
         }

@@ -1,6 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,6 +8,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -127,10 +129,10 @@ class RepairLongNamesTest {
 
     /** Seeded: any name of 1 to 255 bytes (one- to four-byte characters) gets a set-aside name within the bound, distinct per name. */
     @org.junit.jupiter.api.TestFactory
-    Stream<org.junit.jupiter.api.DynamicTest> setAsideNamesAreBoundedAndDistinct() {
-        java.util.Random rnd = new java.util.Random(18_15);
+    Stream<DynamicTest> setAsideNamesAreBoundedAndDistinct() {
+        Random rnd = new Random(18_15);
         String[] pieces = {"a", "Z", "-", ".", "é", "€", "😀"};
-        return java.util.stream.IntStream.range(0, 200).mapToObj(i -> {
+        return IntStream.range(0, 200).mapToObj(i -> {
             StringBuilder b = new StringBuilder();
             int limit = 1 + rnd.nextInt(255);
             while (true) {
@@ -141,7 +143,7 @@ class RepairLongNamesTest {
                 b.append(p);
             }
             String base = b.length() == 0 ? "a" : b.toString();
-            return org.junit.jupiter.api.DynamicTest.dynamicTest(base.getBytes(StandardCharsets.UTF_8).length + " bytes", () -> {
+            return DynamicTest.dynamicTest(base.getBytes(StandardCharsets.UTF_8).length + " bytes", () -> {
                 for (String prefix : List.of("history-", "")) {
                     for (String suffix : List.of("", ".link-20260101T000000Z")) {
                         String out = StateRepair.bounded(prefix + base, suffix);

@@ -1,7 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.StateReaderTest;
-import dev.cudnntool.target.InstallTarget;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,12 +11,14 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.StateReaderTest;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
+import dev.cudnntool.testing.Seeds;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
-import dev.cudnntool.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +26,17 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -84,7 +87,7 @@ class StateCorruptionPropertyTest {
     static void done() throws IOException {
         template.close();
         try (Stream<Path> s = Files.walk(archives)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
@@ -93,7 +96,7 @@ class StateCorruptionPropertyTest {
         long seed = Seeds.seed(20261130L);
         int tries = Seeds.tries(200, 3000);
         int maxCorruptions = Seeds.longRun() ? 5 : 3;
-        return java.util.stream.IntStream.range(0, tries).mapToObj(i -> {
+        return IntStream.range(0, tries).mapToObj(i -> {
             Random r = new Random(Seeds.caseSeed(seed, i));
             List<Integer> corruptions = new ArrayList<>();
             int n = 1 + r.nextInt(maxCorruptions);
@@ -214,7 +217,7 @@ class StateCorruptionPropertyTest {
                 }
                 byte[] b = Files.readAllBytes(record);
                 String[] shapes = {"{}", "null", "[]", "", "{\"id\":"};
-                Files.write(record, a % 2 == 0 ? java.util.Arrays.copyOf(b, a % Math.max(1, b.length))
+                Files.write(record, a % 2 == 0 ? Arrays.copyOf(b, a % Math.max(1, b.length))
                         : shapes[a % shapes.length].getBytes(StandardCharsets.UTF_8));
             }
             case 3, 4 -> {
@@ -265,7 +268,7 @@ class StateCorruptionPropertyTest {
                 }
                 Path odd = state.resolve("history").resolve(a % 2 == 0 ? "x y" : "..." + (a % 100));
                 Files.createDirectories(odd);
-                Files.copy(record, odd.resolve("install.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(record, odd.resolve("install.json"), StandardCopyOption.REPLACE_EXISTING);
             }
             default -> {
                 if (record == null) {

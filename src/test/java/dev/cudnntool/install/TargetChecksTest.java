@@ -1,8 +1,4 @@
 package dev.cudnntool.install;
-
-import dev.cudnntool.target.NioFileOps;
-import dev.cudnntool.target.StateReaderTest;
-import dev.cudnntool.target.TargetLock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,14 +8,22 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.StateReaderTest;
+import dev.cudnntool.target.TargetLock;
 import dev.cudnntool.testing.ArchiveFixture;
-import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -34,18 +38,18 @@ class TargetChecksTest {
 
     @Test
     void aReadOnlyFileSystemOrAFileInPlaceOfAFolderIsNotToldToUseSudo() throws Exception {
-        try (java.nio.file.FileSystem fs = TestHosts.unixFs()) {
+        try (FileSystem fs = TestHosts.unixFs()) {
             Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
-            TargetChecks checks = new TargetChecks(host, new NioFileOps(), files -> java.util.List.of());
+            TargetChecks checks = new TargetChecks(host, new NioFileOps(), files -> List.of());
             Path dir = fs.getPath("/mnt/ro/cudnn");
-            ToolException ro = checks.notWritable(dir, new java.nio.file.FileSystemException(
+            ToolException ro = checks.notWritable(dir, new FileSystemException(
                     "/mnt/ro/cudnn/.cudnn-tool", null, "Read-only file system"));
             assertEquals(ExitCode.TARGET_NOT_WRITABLE, ro.exitCode());
             assertTrue(ro.fix().contains("read-only") && !ro.fix().contains("sudo"), ro.fix());
-            ToolException file = checks.notWritable(dir, new java.nio.file.FileAlreadyExistsException("/mnt/ro/cudnn/.cudnn-tool"));
+            ToolException file = checks.notWritable(dir, new FileAlreadyExistsException("/mnt/ro/cudnn/.cudnn-tool"));
             assertTrue(file.fix().contains("not a folder") && file.fix().contains(".cudnn-tool") && !file.fix().contains("sudo"),
                     file.fix());
-            ToolException denied = checks.notWritable(dir, new java.nio.file.AccessDeniedException("/mnt/ro/cudnn"));
+            ToolException denied = checks.notWritable(dir, new AccessDeniedException("/mnt/ro/cudnn"));
             assertTrue(denied.fix().contains("sudo"), denied.fix());
         }
     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +11,7 @@ import dev.cudnntool.testing.WheelFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
@@ -105,7 +105,7 @@ class WheelHostileMetadataTest {
             byte[] from = twin.getBytes(StandardCharsets.UTF_8);
             byte[] to = name.getBytes(StandardCharsets.UTF_8);
             for (int i = 0; i + from.length <= zip.length; i++) {
-                if (java.util.Arrays.equals(zip, i, i + from.length, from, 0, from.length)) {
+                if (Arrays.equals(zip, i, i + from.length, from, 0, from.length)) {
                     System.arraycopy(to, 0, zip, i, to.length);
                 }
             }

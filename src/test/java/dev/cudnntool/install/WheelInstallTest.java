@@ -1,25 +1,32 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.Arch;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.name.ArchiveFormat;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.NamingScheme;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.Machine;
 import dev.cudnntool.testing.TreeSnapshot;
 import dev.cudnntool.testing.WheelFixture;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Collections;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,13 +80,13 @@ class WheelInstallTest {
         try (Machine m = Machine.linux().build()) {
             Path d = Files.createDirectories(m.path("/home/me/Downloads"));
             Path wheel = WheelFixture.of("9.5.1.17", 12, "manylinux2014_x86_64").writeTo(d);
-            dev.cudnntool.testing.Cli.Run json = dev.cudnntool.testing.Cli.run(m.host(), "inspect", wheel.toString(), "--json");
+            Cli.Run json = Cli.run(m.host(), "inspect", wheel.toString(), "--json");
             assertEquals(0, json.exit(), json.out() + json.err());
             assertEquals("whl", json.json().get("archive").get("format").asText());
             assertEquals("wheel", json.json().get("archive").get("scheme").asText());
             assertEquals("nvidia/cudnn", json.json().get("topFolder").asText());
             assertTrue(json.out().contains("wheel.record-ok"), json.out());
-            dev.cudnntool.testing.Cli.Run text = dev.cudnntool.testing.Cli.run(m.host(), "inspect", wheel.toString());
+            Cli.Run text = Cli.run(m.host(), "inspect", wheel.toString());
             assertEquals(0, text.exit(), text.err());
             assertTrue(text.out().contains("9.5.1.17"), text.out());
         }
@@ -92,10 +99,10 @@ class WheelInstallTest {
         assertEquals(13, cu13.cudaVariant().major());
         assertEquals(ArchiveFormat.WHEEL, cu13.format());
         assertEquals(NamingScheme.WHEEL, cu13.scheme());
-        assertEquals(dev.cudnntool.OsFamily.LINUX, cu13.os());
+        assertEquals(OsFamily.LINUX, cu13.os());
         ArchiveName win = ArchiveName.parse("nvidia_cudnn_cu12-9.5.1.17-py3-none-win_amd64.whl");
-        assertEquals(dev.cudnntool.OsFamily.WINDOWS, win.os());
-        assertEquals(dev.cudnntool.Arch.SBSA,
+        assertEquals(OsFamily.WINDOWS, win.os());
+        assertEquals(Arch.SBSA,
                 ArchiveName.parse("nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl").arch());
         ToolException mixed = assertThrows(ToolException.class,
                 () -> ArchiveName.parse("nvidia_cudnn_cu12-9.5.1.17-py3-none-manylinux2014_x86_64.win_amd64.whl"));
@@ -215,17 +222,17 @@ class WheelInstallTest {
 
     private static Path rewriteWithout(Path zip, String entry) throws Exception {
         Path tmp = zip.resolveSibling("tmp.zip");
-        try (var in = new java.util.zip.ZipFile(zip.toFile());
-             var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(tmp))) {
-            for (var e : java.util.Collections.list(in.entries())) {
+        try (var in = new ZipFile(zip.toFile());
+             var out = new ZipOutputStream(Files.newOutputStream(tmp))) {
+            for (var e : Collections.list(in.entries())) {
                 if (!e.getName().equals(entry)) {
-                    out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+                    out.putNextEntry(new ZipEntry(e.getName()));
                     in.getInputStream(e).transferTo(out);
                     out.closeEntry();
                 }
             }
         }
-        return Files.move(tmp, zip, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return Files.move(tmp, zip, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static boolean has(InstallOutcome o, FindingId id) {

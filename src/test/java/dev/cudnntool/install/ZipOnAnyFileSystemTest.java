@@ -1,5 +1,4 @@
 package dev.cudnntool.install;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +20,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -137,7 +137,7 @@ class ZipOnAnyFileSystemTest {
             assertEquals(0x02014b50, b.getInt(at));
             int len = 46 + Short.toUnsignedInt(b.getShort(at + 28)) + Short.toUnsignedInt(b.getShort(at + 30))
                     + Short.toUnsignedInt(b.getShort(at + 32));
-            records.add(java.util.Arrays.copyOfRange(zip, at, at + len));
+            records.add(Arrays.copyOfRange(zip, at, at + len));
             at += len;
         }
         assertTrue(records.size() > 2);

@@ -1,5 +1,4 @@
 package dev.cudnntool.probe;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -17,6 +16,7 @@ import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -138,16 +138,16 @@ class ProbeProgramLoadTest {
         FakeRunner fake = new FakeRunner()
                 .on("--sub /t/libcudnn_graph.so.9", FakeRunner.failed(134, aborted, "Unable to load any of {libcudnn_graph.so.9}"))
                 .on("--order subs-first", FakeRunner.ok(named));
-        ProbeResult p = new ProbeRunner(fake, List.of("java")).probe(java.nio.file.Path.of("/t/libcudnn.so.9"), null,
-                List.of(java.nio.file.Path.of("/t/libcudnn_graph.so.9")));
+        ProbeResult p = new ProbeRunner(fake, List.of("java")).probe(Path.of("/t/libcudnn.so.9"), null,
+                List.of(Path.of("/t/libcudnn_graph.so.9")));
         assertEquals(2, fake.calls.size());
         assertFalse(p.subLibraries().get(0).loaded());
         assertTrue(p.subLibraries().get(0).error().contains("Permission denied"), p.toString());
 
         // a child that gets through is asked once
         FakeRunner once = new FakeRunner().on("--sub /t/libcudnn_graph.so.9", FakeRunner.ok(aborted + "{\"event\":\"done\"}\n"));
-        new ProbeRunner(once, List.of("java")).probe(java.nio.file.Path.of("/t/libcudnn.so.9"), null,
-                List.of(java.nio.file.Path.of("/t/libcudnn_graph.so.9")));
+        new ProbeRunner(once, List.of("java")).probe(Path.of("/t/libcudnn.so.9"), null,
+                List.of(Path.of("/t/libcudnn_graph.so.9")));
         assertEquals(1, once.calls.size());
     }
 }

@@ -1,17 +1,16 @@
 package dev.cudnntool.probe;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.host.ProcessResult;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
+import java.io.File;
 import java.nio.file.FileSystem;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +133,7 @@ class ProbeRunnerTest {
     @Test
     void theChildWritesNoCrashFilesIntoTheCurrentFolder() {
         List<String> opts = ProbeRunner.crashOptions("/tmp");
-        assertEquals(List.of("-XX:ErrorFile=/tmp" + java.io.File.separator + "cudnn-probe-hs_err_pid%p.log", "-XX:-CreateCoredumpOnCrash"),
+        assertEquals(List.of("-XX:ErrorFile=/tmp" + File.separator + "cudnn-probe-hs_err_pid%p.log", "-XX:-CreateCoredumpOnCrash"),
                 opts);
         assertTrue(ProbeRunner.currentJava().containsAll(ProbeRunner.crashOptions(CrashFolder.forThisProcess()))); // #32 item 3: no longer the shared temp folder
     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,17 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.Arch;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.host.Host;
-import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.host.SystemProcessRunner;
-import dev.cudnntool.testing.Cli;
+import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.testing.ArchiveFixture;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -59,7 +61,7 @@ class RealCudnnTest {
     }
 
     private static boolean driverPresent() {
-        return StreamSupport.stream(java.util.Arrays.spliterator(System.getenv().getOrDefault("PATH", "").split(":")), false)
+        return StreamSupport.stream(Arrays.spliterator(System.getenv().getOrDefault("PATH", "").split(":")), false)
                 .anyMatch(d -> Files.isRegularFile(Path.of(d, "nvidia-smi")));
     }
 
@@ -163,7 +165,7 @@ class RealCudnnTest {
         Path tk = toolkit("12.6");
         RealCudnn.layOut(9, tk.resolve("lib64"), tk.resolve("include"));
         Files.writeString(tk.resolve("include/cudnn_version.h"), ArchiveFixture.versionHeader(
-                dev.cudnntool.archive.name.CudnnVersion.of(8, 9, 7)));
+                CudnnVersion.of(8, 9, 7)));
         Cli.Run verify = cli(host(Map.of()), "verify", "--cuda-path", tk.toString(), "--json");
         assertEquals(1, verify.exit(), verify.out());
         JsonNode f = finding(verify.json(), "cudnn.header-library-mismatch");
@@ -208,7 +210,7 @@ class RealCudnnTest {
     /** How many sub-libraries the probe loads for each major. */
     static final class CudnnSubLibraries {
         static int count(int major) {
-            return dev.cudnntool.archive.CudnnComponents.subLibraries(major).size();
+            return CudnnComponents.subLibraries(major).size();
         }
     }
 }

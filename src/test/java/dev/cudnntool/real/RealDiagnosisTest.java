@@ -1,29 +1,35 @@
 package dev.cudnntool.real;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cudnntool.Finding;
 import dev.cudnntool.Arch;
+import dev.cudnntool.Finding;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.host.loader.PeFile;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
+import dev.cudnntool.verify.VerifyReport;
+import dev.cudnntool.verify.VerifyService;
+import java.io.File;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,7 +81,7 @@ class RealDiagnosisTest {
         Path graph = tk.resolve("lib64/libcudnn_graph.so.9.5.1");
         Files.delete(graph); // a hard link to the shared original: cut a copy, never the original
         Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
-        try (var ch = Files.newByteChannel(graph, java.nio.file.StandardOpenOption.WRITE)) {
+        try (var ch = Files.newByteChannel(graph, StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(graph) / 2);
         }
         JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", tk.resolve("lib64").toString())), "--cuda-path", tk.toString());
@@ -93,7 +99,7 @@ class RealDiagnosisTest {
         Files.copy(RealCudnn.linux(9).resolve("libcudnn.so.9"), main);
         Path graph = dir.resolve("libcudnn_graph.so.9");
         Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
-        try (var ch = Files.newByteChannel(graph, java.nio.file.StandardOpenOption.WRITE)) {
+        try (var ch = Files.newByteChannel(graph, StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(graph) / 2);
         }
         List<Path> before = hsErrFiles(Path.of("").toAbsolutePath());
@@ -183,21 +189,21 @@ class RealDiagnosisTest {
         Path graph = lib.resolve("libcudnn_graph.so.9.5.1");
         Files.delete(graph); // a hard link to the shared original: restrict a copy, never the original
         Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
-        Files.setPosixFilePermissions(graph, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(graph, PosixFilePermissions.fromString("rw-------"));
         Path cp = Files.createDirectories(open.resolve("cp"));
         StringBuilder classPath = new StringBuilder();
-        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path src = Path.of(e);
             if (Files.isRegularFile(src)) {
                 Path copy = cp.resolve(classPath.length() + "-" + src.getFileName());
                 Files.copy(src, copy);
                 e = copy.toString();
             }
-            classPath.append(classPath.length() == 0 ? "" : java.io.File.pathSeparator).append(e);
+            classPath.append(classPath.length() == 0 ? "" : File.pathSeparator).append(e);
         }
         Path jnaTmp = Files.createDirectories(open.resolve("jna"));
         for (Path p : List.of(open, tk, lib, tk.resolve("include"), cp, jnaTmp)) {
-            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
         List<String> java = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
         List<String> current = ProbeRunner.currentJava();
@@ -206,7 +212,7 @@ class RealDiagnosisTest {
         Map<String, String> env = Map.of("LD_LIBRARY_PATH", lib.toString(), "HOME", jnaTmp.toString(), "USER", "nobody");
         Host host = new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(env));
         ProbeRunner asNobody = new ProbeRunner(new SystemProcessRunner(env), java);
-        dev.cudnntool.verify.VerifyReport r = new dev.cudnntool.verify.VerifyService(host, asNobody).verify(tk, null, null);
+        VerifyReport r = new VerifyService(host, asNobody).verify(tk, null, null);
         Finding f = r.findings().stream().filter(x -> x.id().equals("cudnn.unreadable")).findFirst()
                 .orElseThrow(() -> new AssertionError("probe: " + r.probe() + "\nfindings: " + r.findings()));
         assertTrue(f.message().contains(graph.toString()) && f.message().contains("nobody"), f.message());
@@ -218,14 +224,14 @@ class RealDiagnosisTest {
     @Test
     void theRealWindowsDispatcherExportsItsApiAndACutCopyIsDamaged() throws Exception {
         Path dll = RealCudnn.windows().resolve("cudnn64_8.dll");
-        java.util.Set<String> exports = dev.cudnntool.host.loader.PeFile.exports(dll);
+        Set<String> exports = PeFile.exports(dll);
         assertTrue(exports.contains("cudnnGetVersion") && exports.contains("cudnnCreate") && exports.size() > 100, exports.toString());
-        assertEquals(java.util.Optional.empty(), dev.cudnntool.host.loader.PeFile.damage(dll));
+        assertEquals(Optional.empty(), PeFile.damage(dll));
         Path cut = tmp.resolve("cudnn64_8.dll");
         Files.copy(dll, cut);
-        try (var ch = Files.newByteChannel(cut, java.nio.file.StandardOpenOption.WRITE)) {
+        try (var ch = Files.newByteChannel(cut, StandardOpenOption.WRITE)) {
             ch.truncate(Files.size(cut) / 2);
         }
-        assertTrue(dev.cudnntool.host.loader.PeFile.damage(cut).orElseThrow().contains("cut short"));
+        assertTrue(PeFile.damage(cut).orElseThrow().contains("cut short"));
     }
 }

@@ -1,5 +1,4 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.RealCudnn;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class RealExplainTest {
     }
 
     Host host(Map<String, String> env) {
-        Map<String, String> all = new java.util.HashMap<>(env);
+        Map<String, String> all = new HashMap<>(env);
         all.put("VIRTUAL_ENV", tmp.resolve("venv").toString());
         all.put("HOME", tmp.resolve("home").toString());
         return RealVerify.host(all);

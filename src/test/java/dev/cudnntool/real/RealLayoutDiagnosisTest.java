@@ -1,5 +1,4 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +14,9 @@ import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,10 +68,10 @@ class RealLayoutDiagnosisTest {
      */
     @Test
     void aRealLibraryFolderTheUserCannotEnterIsUnreadable() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse("root".equals(System.getProperty("user.name")), "root is never denied");
+        Assumptions.assumeFalse("root".equals(System.getProperty("user.name")), "root is never denied");
         Path tk = RealVerify.toolkit(tmp);
         Path lib = tk.resolve("lib64");
-        Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+        Files.setPosixFilePermissions(lib, PosixFilePermissions.fromString("---------"));
         try {
             JsonNode doc = RealVerify.verify(RealVerify.host(Map.of("LD_LIBRARY_PATH", lib.toString())), "--cuda-path", tk.toString());
             JsonNode f = RealVerify.finding(doc, "cudnn.unreadable");
@@ -79,7 +80,7 @@ class RealLayoutDiagnosisTest {
             assertTrue(RealVerify.findings(doc, "cudnn.missing").isEmpty(), doc.get("findings").toString());
             assertEquals(1, doc.get("exitCode").asInt());
         } finally {
-            Files.setPosixFilePermissions(lib, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(lib, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
     }
 
@@ -162,7 +163,7 @@ class RealLayoutDiagnosisTest {
         Files.copy(RealCudnn.linux(9).resolve("libcudnn.so.9"), env.resolve("libcudnn.so.9")); // the sub-libraries missing
         Host host = RealVerify.host(Map.of("HOME", home.toString(), "LD_LIBRARY_PATH", tk.resolve("lib64").toString()));
         Cli.Run plain = Cli.run(host, "verify", "--no-probe", "--cuda-path", tk.toString());
-        org.junit.jupiter.api.Assumptions.assumeTrue(plain.exit() == 0, "the target is not healthy on this machine: " + plain.out());
+        Assumptions.assumeTrue(plain.exit() == 0, "the target is not healthy on this machine: " + plain.out());
         Cli.Run all = Cli.run(host, "verify", "--no-probe", "--all", "--cuda-path", tk.toString());
         assertEquals(1, all.exit(), all.out());
         long errors = 0; // other copies on this machine (a system cuDNN) count too: every ERROR outside the target's block

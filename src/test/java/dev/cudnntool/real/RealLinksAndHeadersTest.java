@@ -1,15 +1,26 @@
 package dev.cudnntool.real;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.Finding;
+import dev.cudnntool.archive.CudnnComponents;
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.NvidiaSmi;
+import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.loader.LoaderPath;
+import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.RealCudnn;
+import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.verify.ProbeCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,29 +58,29 @@ class RealLinksAndHeadersTest {
      */
     @Test
     void realHandleFailureWithR580IsNotBlamedOnTheDriverVersion() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.cudnntool.host.loader.LoaderPath.find(RealVerify.host(Map.of()),
-                dev.cudnntool.host.loader.LdSoCache.of(RealVerify.host(Map.of())), "libcuda.so.1", java.util.List.of(),
-                java.util.List.of()).isEmpty(), "a machine without the NVIDIA driver library");
+        Assumptions.assumeTrue(LoaderPath.find(RealVerify.host(Map.of()),
+                LdSoCache.of(RealVerify.host(Map.of())), "libcuda.so.1", List.of(),
+                List.of()).isEmpty(), "a machine without the NVIDIA driver library");
         Path lib = tmp.resolve("lib");
         RealCudnn.layOut(9, lib, tmp.resolve("include"));
-        ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new dev.cudnntool.host.SystemProcessRunner(),
-                dev.cudnntool.probe.ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, java.util.List.of());
+        ProbeResult p = new ProbeRunner(new SystemProcessRunner(),
+                ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, List.of());
         assertTrue(p.handleStatus() != null && p.handleStatus() != 0, p.toString());
-        dev.cudnntool.host.DriverInfo r580 = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
-                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("NVIDIA H100", "580.65.06")));
-        java.util.List<dev.cudnntool.Finding> none = dev.cudnntool.verify.ProbeCheck.findings(RealVerify.host(Map.of()), p, null, null, r580);
-        dev.cudnntool.Finding f = none.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow(() -> new AssertionError(none));
+        DriverInfo r580 = new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
+                List.of(new NvidiaSmi.Gpu("NVIDIA H100", "580.65.06")));
+        List<Finding> none = ProbeCheck.findings(RealVerify.host(Map.of()), p, null, null, r580);
+        Finding f = none.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow(() -> new AssertionError(none));
         assertTrue(f.message().contains("libcuda.so.1") && f.message().contains("driver.libcuda-missing"), f.message());
         assertTrue(!f.fix().contains("update the NVIDIA driver"), f.fix());
 
         Path drv = Files.createDirectories(tmp.resolve("driver"));
         Path src = drv.resolve("cuda.c");
         Files.writeString(src, "int cuInit(unsigned int flags) { return 100; }\n"); // CUDA_ERROR_NO_DEVICE
-        RealLoaderOrderTest.run(java.util.List.of("/usr/bin/gcc", "-shared", "-fPIC", "-o", drv.resolve("libcuda.so.1").toString(),
+        RealLoaderOrderTest.run(List.of("/usr/bin/gcc", "-shared", "-fPIC", "-o", drv.resolve("libcuda.so.1").toString(),
                 "-Wl,-soname,libcuda.so.1", src.toString()), Map.of());
-        dev.cudnntool.host.Host withLib = RealVerify.host(Map.of("LD_LIBRARY_PATH", drv.toString()));
-        java.util.List<dev.cudnntool.Finding> fits = dev.cudnntool.verify.ProbeCheck.findings(withLib, p, null, null, r580);
-        dev.cudnntool.Finding g = fits.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow();
+        Host withLib = RealVerify.host(Map.of("LD_LIBRARY_PATH", drv.toString()));
+        List<Finding> fits = ProbeCheck.findings(withLib, p, null, null, r580);
+        Finding g = fits.stream().filter(x -> x.id().equals("cudnn.handle-failed")).findFirst().orElseThrow();
         assertTrue(g.message().contains("although driver 580.65.06 supports CUDA up to 13.0, enough for this CUDA 12.6 build, so its"
                 + " version is not the cause"), g.message());
         assertTrue(!g.fix().contains("update"), g.fix());
@@ -82,7 +93,7 @@ class RealLinksAndHeadersTest {
      */
     @Test
     void realToolkitThroughLinksShadowsNothingAndALoopIsALoop() throws Exception {
-        Path tk = dev.cudnntool.testing.TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
+        Path tk = TestHosts.toolkit(tmp.resolve("cuda-12.6"), "12.6.0");
         Path real = tk.resolve("targets/x86_64-linux/lib");
         RealCudnn.layOut(9, real, tk.resolve("include"));
         Path lib64 = Files.createDirectories(tk.resolve("lib64"));
@@ -125,7 +136,7 @@ class RealLinksAndHeadersTest {
         RealCudnn.layOut(9, lib, scratch);
         Path multi = Files.createDirectories(usr.resolve("include/x86_64-linux-gnu"));
         Path alternatives = Files.createDirectories(tmp.resolve("etc/alternatives"));
-        for (String h : dev.cudnntool.archive.CudnnComponents.headers(9)) {
+        for (String h : CudnnComponents.headers(9)) {
             Path v9 = multi.resolve(h.replace(".h", "_v9.h"));
             Files.move(scratch.resolve(h), v9);
             Path alt = alternatives.resolve("libcudnn_" + h.replace(".h", "_h"));

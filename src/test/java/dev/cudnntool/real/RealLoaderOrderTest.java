@@ -1,5 +1,4 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +15,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +53,7 @@ class RealLoaderOrderTest {
     }
 
     Host host(Map<String, String> env) {
-        Map<String, String> all = new java.util.HashMap<>(env);
+        Map<String, String> all = new HashMap<>(env);
         all.put("VIRTUAL_ENV", tmp.resolve("venv").toString());
         all.put("HOME", tmp.resolve("home").toString());
         return RealVerify.host(all);

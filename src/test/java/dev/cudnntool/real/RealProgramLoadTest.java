@@ -1,5 +1,4 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +9,7 @@ import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.RealWheels;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,7 +103,7 @@ class RealProgramLoadTest {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(false);
         pb.environment().put("LD_LIBRARY_PATH", ":");
         Process proc = pb.start();
-        String out = new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, proc.waitFor(), out);
         assertTrue(out.contains("{\"event\":\"mapped\",\"path\":\"" + cwd.toRealPath().resolve("libcudnn_ops.so.9.5.1")
                 + "\",\"version\":\"9.5.1\"}"), out);

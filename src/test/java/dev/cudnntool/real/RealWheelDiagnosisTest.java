@@ -1,15 +1,21 @@
 package dev.cudnntool.real;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.loader.LdSoCache;
+import dev.cudnntool.host.loader.LoaderPath;
+import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.RealWheels;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,9 +67,9 @@ class RealWheelDiagnosisTest {
         // a runtime of another major (a build machine with /usr/local/cuda-13.0 in ld.so.cache does); then that one is
         // named with what put it there.
         Host bare = RealVerify.host(Map.of());
-        dev.cudnntool.host.loader.LdSoCache cache = dev.cudnntool.host.loader.LdSoCache.of(bare);
-        boolean machineHasAnother = java.util.stream.IntStream.of(10, 11, 13, 14).anyMatch(m ->
-                dev.cudnntool.host.loader.LoaderPath.find(bare, cache, "libcudart.so." + m, java.util.List.of(), java.util.List.of())
+        LdSoCache cache = LdSoCache.of(bare);
+        boolean machineHasAnother = IntStream.of(10, 11, 13, 14).anyMatch(m ->
+                LoaderPath.find(bare, cache, "libcudart.so." + m, List.of(), List.of())
                         .isPresent());
         Host one = RealVerify.host(Map.of("LD_LIBRARY_PATH", lib + ":" + cuda12));
         var said = RealVerify.findings(RealVerify.verify(one, "--no-probe", "--prefix", tmp.resolve("prefix").toString()),
@@ -79,14 +85,14 @@ class RealWheelDiagnosisTest {
 
     /** The real torch 2.14.1 venv, and a toolkit of real cuDNN 9.5.1 as the verified target. */
     private JsonNode verifyTorch(Path venv, Map<String, String> extra, String... args) throws Exception {
-        Map<String, String> env = new java.util.HashMap<>(extra);
+        Map<String, String> env = new HashMap<>(extra);
         env.put("VIRTUAL_ENV", venv.toString());
         Path tk = tmp.resolve("tk").resolve("cuda-12.6");
         if (!Files.isDirectory(tk)) {
             RealVerify.toolkit(tmp.resolve("tk"));
         }
-        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("--no-probe", "--cuda-path", tk.toString()));
-        all.addAll(java.util.List.of(args));
+        List<String> all = new ArrayList<>(List.of("--no-probe", "--cuda-path", tk.toString()));
+        all.addAll(List.of(args));
         return RealVerify.verify(RealVerify.host(env), all.toArray(String[]::new));
     }
 
@@ -115,7 +121,7 @@ class RealWheelDiagnosisTest {
         assertTrue(t.get("ok").asBoolean(), t.toString());
         assertTrue(RealVerify.finding(doc, "framework.ok").get("message").asText().contains("as it pins"), doc.get("findings").toString());
 
-        String md = dev.cudnntool.testing.Cli.run(RealVerify.host(Map.of("VIRTUAL_ENV", venv.toString())), "verify", "--no-probe",
+        String md = Cli.run(RealVerify.host(Map.of("VIRTUAL_ENV", venv.toString())), "verify", "--no-probe",
                 "--report").out();
         assertTrue(md.contains("| `torch " + RealWheels.TORCH + "` | `" + site + "` | `nvidia-cudnn-cu13==" + RealWheels.CUDNN + "` | `"
                 + site.resolve("nvidia/cudnn/lib/libcudnn.so.9") + "` `9.24.0"), md);
@@ -125,7 +131,7 @@ class RealWheelDiagnosisTest {
         assertEquals(0, tf.get("frameworks").size());
         assertEquals("error", RealVerify.finding(tf, "framework.not-found").get("severity").asText());
         assertEquals(1, tf.get("exitCode").asInt());
-        assertEquals(2, dev.cudnntool.testing.Cli.run(RealVerify.host(Map.of()), "verify", "--no-probe", "--for", "caffe").exit());
+        assertEquals(2, Cli.run(RealVerify.host(Map.of()), "verify", "--no-probe", "--for", "caffe").exit());
     }
 
     /** A cuDNN 9.5.1 on LD_LIBRARY_PATH does not win over torch's DT_RPATH: torch still gets its own, and is ok. */

@@ -1,7 +1,4 @@
 package dev.cudnntool.target;
-
-import dev.cudnntool.install.RollbackOutcome;
-import dev.cudnntool.install.StateScene;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,13 +9,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.install.RollbackOutcome;
+import dev.cudnntool.install.StateScene;
 import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.TreeSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +37,7 @@ class StatePathsTest {
     void pathsAreStoredRelativeToTheTargetSoAbsolutePathsCannotBeExpressed() throws Exception {
         try (StateScene s = new StateScene(downloads)) {
             String text = Files.readString(s.record(s.second));
-            assertFalse(java.util.regex.Pattern.compile("\"(path|original|backup|license)\" : \"/").matcher(text).find(),
+            assertFalse(Pattern.compile("\"(path|original|backup|license)\" : \"/").matcher(text).find(),
                     "no absolute path in the record: " + text);
             assertTrue(text.contains("\"include/cudnn.h\""), text);
             assertTrue(text.contains("\".cudnn-tool/history/" + s.second.record().id() + "/backup/"), text);
@@ -69,8 +72,8 @@ class StatePathsTest {
             s.refuses(() -> {
                 try {
                     return s.installAgain(false);
-                } catch (java.io.IOException x) {
-                    throw new java.io.UncheckedIOException(x);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
                 }
             });
         }
@@ -81,8 +84,8 @@ class StatePathsTest {
             ObjectNode r = s.read(s.record(s.second));
             change.accept(r);
             s.write(s.record(s.second), r);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -99,8 +102,8 @@ class StatePathsTest {
         refusedAfter(s -> {
             try {
                 Files.createSymbolicLink(s.tk.resolve("include/evil"), s.sentinel);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
             edit(s, r -> ((ObjectNode) r.withArray("installed").get(0)).put("path", "include/evil/file"));
         }, "really /usr/local/sentinel/file");
@@ -131,7 +134,7 @@ class StatePathsTest {
             try (StateScene s = new StateScene(downloads)) {
                 edit(s, r -> r.withArray("createdDirs").add(climb));
                 assertTrue(s.rollbacks().list(s.target).stream().anyMatch(e -> e.toString().contains("damaged")
-                        || e.toString().toLowerCase(java.util.Locale.ROOT).contains("damage")), "listed as damaged");
+                        || e.toString().toLowerCase(Locale.ROOT).contains("damage")), "listed as damaged");
                 s.rollbacks().repair(s.target, false);
                 assertFalse(Files.exists(s.record(s.second)), "the record was set aside");
                 assertTrue(Files.isDirectory(s.state.resolve("quarantine")), "into the quarantine");
@@ -145,8 +148,8 @@ class StatePathsTest {
         refusedAfter(s -> {
             try {
                 Files.createDirectories(s.tk.resolve("extras/empty"));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
             edit(s, r -> r.withArray("createdDirs").add("extras/empty"));
         }, "holds none of the files");
@@ -170,8 +173,8 @@ class StatePathsTest {
             s.refuses(() -> {
                 try {
                     return s.installAgain(false);
-                } catch (java.io.IOException x) {
-                    throw new java.io.UncheckedIOException(x);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
                 }
             });
             // a journal step moving between two target files (no folder of the run's own) is refused too
@@ -226,8 +229,8 @@ class StatePathsTest {
             s.refuses(() -> {
                 try {
                     return s.installAgain(false);
-                } catch (java.io.IOException x) {
-                    throw new java.io.UncheckedIOException(x);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
                 }
             });
             assertFalse(Files.exists(elsewhere.resolve("lock")), "no lock file created through the link");

@@ -1,5 +1,4 @@
 package dev.cudnntool.testing;
-
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.ByteArrayInputStream;
@@ -11,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -221,7 +223,7 @@ public final class ArchiveFixture {
             // A real-format x64 PE image whose version resource carries the release, as NVIDIA's DLLs do.
             byte[] pe = PeImages.dll(PeImages.X64, v.releaseString() + "." + Math.max(v.build(), 0));
             byte[] tail = library(base, v, "dll-body");
-            byte[] out = java.util.Arrays.copyOf(pe, pe.length + tail.length);
+            byte[] out = Arrays.copyOf(pe, pe.length + tail.length);
             System.arraycopy(tail, 0, out, pe.length, tail.length);
             return out;
         }
@@ -297,10 +299,10 @@ public final class ArchiveFixture {
      * for scripts that run the real launchers (the Ansible test), where no probe is loaded.
      */
     public ArchiveFixture withElfLibraries() {
-        java.util.regex.Pattern so = java.util.regex.Pattern.compile(".*/(libcudnn[^/]*\\.so)\\.(\\d+)(\\.[0-9.]+)?");
+        Pattern so = Pattern.compile(".*/(libcudnn[^/]*\\.so)\\.(\\d+)(\\.[0-9.]+)?");
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
-            java.util.regex.Matcher m = so.matcher(e.path());
+            Matcher m = so.matcher(e.path());
             if (e.kind() == Entry.Kind.FILE && m.matches()) {
                 entries.set(i, new Entry(e.path(), e.kind(), Content.of(ElfImages.cudnn(m.group(1) + "." + m.group(2))), null, e.mode()));
             }

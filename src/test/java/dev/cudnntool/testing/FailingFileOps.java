@@ -1,12 +1,14 @@
 package dev.cudnntool.testing;
-
 import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.NioFileOps;
+import dev.cudnntool.target.TreeRemoval;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -19,7 +21,7 @@ public final class FailingFileOps implements FileOps {
     private final Set<Integer> failAt;
     private Predicate<Path> readOnly = p -> false;
     private Predicate<Path> inUse = p -> false;
-    private java.util.function.BiPredicate<String, Path> full = (op, p) -> false;
+    private BiPredicate<String, Path> full = (op, p) -> false;
     public int calls;
 
     public FailingFileOps(Integer... failAt) {
@@ -32,7 +34,7 @@ public final class FailingFileOps implements FileOps {
     }
 
     /** "No space left on device" where the predicate on (operation, path) says, e.g. ("journal", journal.json). */
-    public FailingFileOps diskFull(java.util.function.BiPredicate<String, Path> where) {
+    public FailingFileOps diskFull(BiPredicate<String, Path> where) {
         this.full = where;
         return this;
     }
@@ -52,7 +54,7 @@ public final class FailingFileOps implements FileOps {
             throw new AccessDeniedException(p.toString(), null, "Access is denied");
         }
         if (full.test(op, p)) {
-            throw new java.nio.file.FileSystemException(p.toString(), null, "No space left on device");
+            throw new FileSystemException(p.toString(), null, "No space left on device");
         }
     }
 
@@ -111,7 +113,7 @@ public final class FailingFileOps implements FileOps {
     public void checkNotInUse(Path file) throws IOException {
         tick("in-use", file);
         if (inUse.test(file)) {
-            throw new java.nio.file.FileSystemException(file.toString(), null,
+            throw new FileSystemException(file.toString(), null,
                     "The process cannot access the file because it is being used by another process");
         }
         real.checkNotInUse(file);
@@ -124,7 +126,7 @@ public final class FailingFileOps implements FileOps {
     }
 
     @Override
-    public dev.cudnntool.target.TreeRemoval.SameFileSystem sameFileSystem() {
+    public TreeRemoval.SameFileSystem sameFileSystem() {
         return real.sameFileSystem();
     }
 }

@@ -1,19 +1,20 @@
 package dev.cudnntool.testing;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.archive.InspectionLimits;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.RegistryPath;
 import dev.cudnntool.host.ToolkitLocator;
-import dev.cudnntool.target.FileOps;
+import dev.cudnntool.host.searchpath.SearchPathStores;
 import dev.cudnntool.install.InstallOutcome;
 import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
-import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.NioFileOps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A fake machine described declaratively, as sdkman-cli-native's {@code virtual_env(...)} describes
@@ -130,9 +132,9 @@ public final class Machine implements AutoCloseable {
     }
 
     /** As {@link #installer(FileOps)} where Windows' Restart Manager names {@code holders} of files in use. */
-    public InstallService installer(FileOps ops, java.util.function.Function<List<Path>, List<String>> holders) {
+    public InstallService installer(FileOps ops, Function<List<Path>, List<String>> holders) {
         return new InstallService(TestPorts.ports(host, ops, PostInstallCheck.NONE, holders,
-                dev.cudnntool.host.searchpath.SearchPathStores.withoutRegistry(host)));
+                SearchPathStores.withoutRegistry(host)));
     }
 
     /** Installs {@code archive} into the toolkit the machine's environment names, as plain {@code cudnn install --archive}. */
@@ -184,7 +186,7 @@ public final class Machine implements AutoCloseable {
         private final List<ArchiveFixture> installed = new ArrayList<>();
         private FakeRunner runner = new FakeRunner();
         private String toolkit;
-        private dev.cudnntool.host.RegistryPath registry;
+        private RegistryPath registry;
 
         private Builder(boolean linux, FileSystem fs, boolean ownsFs) {
             this.linux = linux;
@@ -283,7 +285,7 @@ public final class Machine implements AutoCloseable {
          * diagnosis can say which variable holds an entry. Without it the registry was not read.
          */
         public Builder registryPath(List<String> user, List<String> machine) {
-            registry = new dev.cudnntool.host.RegistryPath(user, machine);
+            registry = new RegistryPath(user, machine);
             return this;
         }
 

@@ -1,7 +1,7 @@
 package dev.cudnntool.testing;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Minimal but well-formed PE images: DOS header, PE signature, COFF header with the machine
@@ -29,7 +29,7 @@ public final class PeImages {
         b.putShort(peOffset + 4, (short) machine);
         b.putShort(peOffset + 6, (short) 1);
         b.putShort(peOffset + 20, (short) optionalSize);
-        byte[] name = ".rsrc\0\0\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] name = ".rsrc\0\0\0".getBytes(StandardCharsets.US_ASCII);
         b.put(sectionTable, name);
         b.putInt(sectionTable + 8, rsrcSize);
         b.putInt(sectionTable + 12, 0x1000);

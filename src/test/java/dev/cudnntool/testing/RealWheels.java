@@ -1,10 +1,10 @@
 package dev.cudnntool.testing;
-
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -79,7 +79,7 @@ public final class RealWheels {
         }
         for (Path p : all) {
             Path dst = to.resolve(from.relativize(p).toString());
-            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createDirectories(dst);
             } else if (Files.isSymbolicLink(p)) {
                 Files.createSymbolicLink(dst, Files.readSymbolicLink(p));

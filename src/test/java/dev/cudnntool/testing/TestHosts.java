@@ -1,5 +1,4 @@
 package dev.cudnntool.testing;
-
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.cudnntool.Arch;
@@ -11,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /** Hosts on jimfs with a made-up environment: no test reads the real PATH or CUDA_PATH. */
@@ -40,7 +40,7 @@ public final class TestHosts {
             Path p = fs.getPath("/sbin/ldconfig");
             Files.createDirectories(p.getParent());
             Files.writeString(p, "\u007fELF");
-            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

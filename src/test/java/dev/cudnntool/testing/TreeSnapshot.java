@@ -1,11 +1,11 @@
 package dev.cudnntool.testing;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,7 +35,7 @@ public final class TreeSnapshot {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
         return out;

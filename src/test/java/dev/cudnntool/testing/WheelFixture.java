@@ -1,5 +1,4 @@
 package dev.cudnntool.testing;
-
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -101,7 +101,7 @@ public final class WheelFixture {
     public static String b64(byte[] data) {
         try {
             return Base64.getUrlEncoder().withoutPadding().encodeToString(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

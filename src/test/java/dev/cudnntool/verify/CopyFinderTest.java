@@ -1,14 +1,13 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.ElfImages;
@@ -146,7 +145,7 @@ class CopyFinderTest {
         torch(fs.getPath(SITE, "torch/lib"), ElfImages.RUNPATH);
         VerifyReport r = new VerifyService(host, null).verify(null, null, null);
         Finding t = r.findings().stream().filter(f -> f.id().equals("cudnn.torch-copy")).findFirst().orElseThrow();
-        assertEquals(dev.cudnntool.Severity.WARN, t.severity(), t.toString());
+        assertEquals(Severity.WARN, t.severity(), t.toString());
         assertTrue(t.message().contains("loads /opt/cudnn/lib/libcudnn.so.9 (cuDNN 9.2.1") && t.message().contains("LD_LIBRARY_PATH")
                 && t.message().contains("not its own wheel's " + SITE + "/nvidia/cudnn/lib/libcudnn.so.9 (cuDNN 9.1.0)")
                 && t.message().contains("DT_RUNPATH, which the loader searches after LD_LIBRARY_PATH"), t.message());
@@ -160,19 +159,19 @@ class CopyFinderTest {
         machine(fs);
         Finding rpath = torchFinding(TestHosts.linux(fs, Map.of("CUDA_PATH", TK, "HOME", "/home/me",
                 "LD_LIBRARY_PATH", "/opt/cudnn/lib"), new FakeRunner()));
-        assertEquals(dev.cudnntool.Severity.INFO, rpath.severity());
+        assertEquals(Severity.INFO, rpath.severity());
         assertTrue(rpath.message().contains("loads its own wheel's cuDNN") && rpath.message().contains("DT_RPATH, which the loader"
                 + " searches before LD_LIBRARY_PATH"), rpath.message());
         torch(fs.getPath(SITE, "torch/lib"), ElfImages.RUNPATH);
         Finding runpath = torchFinding(TestHosts.linux(fs, Map.of("CUDA_PATH", TK, "HOME", "/home/me"), new FakeRunner()));
-        assertEquals(dev.cudnntool.Severity.INFO, runpath.severity());
+        assertEquals(Severity.INFO, runpath.severity());
         assertTrue(runpath.message().contains("loads its own wheel's cuDNN") && runpath.message().contains("would win over it"),
                 runpath.message());
         Files.delete(fs.getPath(SITE, "nvidia/cudnn/lib/libcudnn.so.9"));
         Files.delete(fs.getPath("/opt/cudnn/lib/libcudnn.so.9"));
         Files.delete(fs.getPath("/usr/lib/x86_64-linux-gnu/libcudnn.so.9"));
         Finding none = torchFinding(TestHosts.linux(fs, Map.of("HOME", "/home/me"), new FakeRunner()));
-        assertEquals(dev.cudnntool.Severity.WARN, none.severity());
+        assertEquals(Severity.WARN, none.severity());
         assertTrue(none.message().contains("finds no libcudnn.so.9"), none.message());
     }
 

@@ -1,13 +1,12 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
@@ -17,6 +16,7 @@ import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class DriverCausesTest {
         FakeRunner runner = new FakeRunner().on("--library /t/libcudnn.so.9", FakeRunner.ok("{\"event\":\"mainLoaded\",\"path\":\"/t/libcudnn.so.9\",\"loadedPath\":"
                 + "\"/t/libcudnn.so.9\"}\n{\"event\":\"version\",\"value\":91400}\n{\"event\":\"cudartVersion\",\"value\":13000}\n"
                 + "{\"event\":\"handle\",\"status\":4000,\"statusName\":\"CUDNN_STATUS_INTERNAL_ERROR\"}\n{\"event\":\"done\"}\n"));
-        return new ProbeRunner(runner, List.of("java")).probe(java.nio.file.Path.of("/t/libcudnn.so.9"), null, List.of());
+        return new ProbeRunner(runner, List.of("java")).probe(Path.of("/t/libcudnn.so.9"), null, List.of());
     }
 
     static Host host(boolean libcuda, Map<String, String> env) throws Exception {
@@ -55,7 +55,7 @@ class DriverCausesTest {
                 + " version is not the cause"), f.message());
         assertFalse(f.fix().contains("update"), f.fix());
         assertEquals(List.of(), DriverFit.driverLibrary(host(true, Map.of()), R580));
-        assertEquals(List.of(), DriverFit.findings(host(true, Map.of()), R580, dev.cudnntool.host.CudaVersion.parse("13.0").orElseThrow()));
+        assertEquals(List.of(), DriverFit.findings(host(true, Map.of()), R580, CudaVersion.parse("13.0").orElseThrow()));
     }
 
     @Test

@@ -1,14 +1,18 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,10 +23,10 @@ class FrameworksTest {
     void windowsTorchGetsTheDllsInItsOwnFolderFirst() throws Exception {
         FileSystem fs = TestHosts.windowsFs();
         String site = "C:\\Users\\me\\venv\\Lib\\site-packages";
-        for (String base : dev.cudnntool.archive.CudnnComponents.libraries(9)) {
-            java.nio.file.Path dll = fs.getPath(site, "torch\\lib", dev.cudnntool.archive.CudnnComponents.windowsDll(base, 9));
-            java.nio.file.Files.createDirectories(dll.getParent());
-            java.nio.file.Files.write(dll, dev.cudnntool.testing.PeImages.dll(dev.cudnntool.testing.PeImages.X64, "9.1.0.70"));
+        for (String base : CudnnComponents.libraries(9)) {
+            Path dll = fs.getPath(site, "torch\\lib", CudnnComponents.windowsDll(base, 9));
+            Files.createDirectories(dll.getParent());
+            Files.write(dll, PeImages.dll(PeImages.X64, "9.1.0.70"));
         }
         TestHosts.write(fs.getPath(site, "torch-2.5.1.dist-info\\METADATA"), "Name: torch\nVersion: 2.5.1+cu124\n\nbody\n");
         TestHosts.write(fs.getPath("C:\\other\\cudnn64_9.dll"), "MZ");
@@ -68,21 +72,21 @@ class FrameworksTest {
         FileSystem fs = TestHosts.unixFs();
         String env = "/home/me/miniconda3/envs/ml";
         String site = env + "/lib/python3.11/site-packages";
-        java.nio.file.Path python = fs.getPath(env, "bin/python3.11");
-        java.nio.file.Files.createDirectories(python.getParent());
-        java.nio.file.Files.write(python, dev.cudnntool.testing.ElfImages.so("python3.11", List.of("libc.so.6"),
-                dev.cudnntool.testing.ElfImages.RPATH, "$ORIGIN/../lib", List.of("main")));
-        java.nio.file.Files.createDirectories(fs.getPath(env, "lib"));
-        java.nio.file.Files.write(fs.getPath(env, "lib/libcudnn.so.9"), dev.cudnntool.testing.ElfImages.cudnn("libcudnn.so.9"));
+        Path python = fs.getPath(env, "bin/python3.11");
+        Files.createDirectories(python.getParent());
+        Files.write(python, ElfImages.so("python3.11", List.of("libc.so.6"),
+                ElfImages.RPATH, "$ORIGIN/../lib", List.of("main")));
+        Files.createDirectories(fs.getPath(env, "lib"));
+        Files.write(fs.getPath(env, "lib/libcudnn.so.9"), ElfImages.cudnn("libcudnn.so.9"));
         TestHosts.write(fs.getPath(site, "onnxruntime_gpu-1.20.0.dist-info/METADATA"), "Name: onnxruntime-gpu\nVersion: 1.20.0\n"
                 + "Requires-Dist: nvidia-cudnn-cu12==9.5.1.17\n");
-        java.nio.file.Path provider = fs.getPath(site, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
-        java.nio.file.Files.createDirectories(provider.getParent());
-        java.nio.file.Files.write(provider, dev.cudnntool.testing.ElfImages.so("libonnxruntime_providers_cuda.so",
-                List.of("libcudnn.so.9"), dev.cudnntool.testing.ElfImages.RPATH, null, List.of("run")));
-        java.nio.file.Path wheel = fs.getPath(site, "nvidia/cudnn/lib");
-        java.nio.file.Files.createDirectories(wheel);
-        java.nio.file.Files.write(wheel.resolve("libcudnn.so.9"), dev.cudnntool.testing.ElfImages.cudnn("libcudnn.so.9"));
+        Path provider = fs.getPath(site, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
+        Files.createDirectories(provider.getParent());
+        Files.write(provider, ElfImages.so("libonnxruntime_providers_cuda.so",
+                List.of("libcudnn.so.9"), ElfImages.RPATH, null, List.of("run")));
+        Path wheel = fs.getPath(site, "nvidia/cudnn/lib");
+        Files.createDirectories(wheel);
+        Files.write(wheel.resolve("libcudnn.so.9"), ElfImages.cudnn("libcudnn.so.9"));
         Map<String, String> vars = Map.of("VIRTUAL_ENV", env, "HOME", "/home/me", "PATH", "/usr/bin", "LD_LIBRARY_PATH", wheel.toString());
         Host host = TestHosts.linux(fs, vars, new FakeRunner());
         JsonNode doc = Cli.run(host, "verify", "--no-probe", "--json").json();
@@ -100,8 +104,8 @@ class FrameworksTest {
                 && mismatch.get("fix").asText().contains("conda remove cudnn"), String.valueOf(mismatch));
 
         // the same library under a python without DT_RPATH (a plain venv of the system's python): LD_LIBRARY_PATH's copy
-        java.nio.file.Files.write(python, dev.cudnntool.testing.ElfImages.so("python3.11", List.of("libc.so.6"),
-                dev.cudnntool.testing.ElfImages.RPATH, null, List.of("main")));
+        Files.write(python, ElfImages.so("python3.11", List.of("libc.so.6"),
+                ElfImages.RPATH, null, List.of("main")));
         JsonNode g = Cli.run(host, "verify", "--no-probe", "--json").json().get("frameworks").get(0);
         assertEquals(wheel.resolve("libcudnn.so.9").toString(), g.get("loads").get("path").asText(), g.toString());
         assertEquals("LD_LIBRARY_PATH", g.get("loads").get("via").asText());

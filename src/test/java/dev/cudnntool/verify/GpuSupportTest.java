@@ -1,14 +1,18 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
+import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.GpuSupport;
+import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.NvidiaSmiOutputs;
+import dev.cudnntool.testing.TestHosts;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -53,22 +57,22 @@ class GpuSupportTest {
 
     @Test
     void aReleaseTheMatrixDoesNotHoldIsNotChecked() {
-        var driver = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
-                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7")));
-        var host = dev.cudnntool.testing.TestHosts.linux(dev.cudnntool.testing.TestHosts.unixFs(), Map.of(), new FakeRunner());
-        assertEquals(Severity.WARN, dev.cudnntool.host.GpuSupport.findings(host, driver, "9.27.0", 13).get(0).severity(),
+        var driver = new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
+                List.of(new NvidiaSmi.Gpu("Tesla K80", "580.65.06", "3.7")));
+        var host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
+        assertEquals(Severity.WARN, GpuSupport.findings(host, driver, "9.27.0", 13).get(0).severity(),
                 "Kepler was dropped long before 9.17.0, the newest release the matrix holds");
-        var future = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
-                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("a GPU newer than the matrix knows", "580.65.06", "13.0")));
-        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, future, "9.27.0", 13).isEmpty(), "not held, not refused: not checked");
-        Finding kepler = dev.cudnntool.host.GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
+        var future = new DriverInfo("/usr/bin/nvidia-smi", "580.65.06", "13.0",
+                List.of(new NvidiaSmi.Gpu("a GPU newer than the matrix knows", "580.65.06", "13.0")));
+        assertTrue(GpuSupport.findings(host, future, "9.27.0", 13).isEmpty(), "not held, not refused: not checked");
+        Finding kepler = GpuSupport.findings(host, driver, "9.17.0", 13).get(0);
         assertTrue(kepler.fix().contains("install cuDNN 8.5.0") && kepler.fix().contains("8.5.0.96_cuda11-archive.tar.xz"),
                 "8.5.0's page says SM 3.5 and later, and no newer page the matrix holds lists Kepler: " + kepler.fix());
-        var fermi = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "390.157", "9.1",
-                java.util.List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("GeForce GTX 580", "390.157", "2.0")));
-        Finding none = dev.cudnntool.host.GpuSupport.findings(host, fermi, "9.17.0", 13).get(0);
+        var fermi = new DriverInfo("/usr/bin/nvidia-smi", "390.157", "9.1",
+                List.of(new NvidiaSmi.Gpu("GeForce GTX 580", "390.157", "2.0")));
+        Finding none = GpuSupport.findings(host, fermi, "9.17.0", 13).get(0);
         assertTrue(none.fix().contains("cudnn releases --gpu 2.0"), "no catalogued release supports Fermi: " + none.fix());
-        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, driver, null, 13).isEmpty());
+        assertTrue(GpuSupport.findings(host, driver, null, 13).isEmpty());
     }
 
     @Test

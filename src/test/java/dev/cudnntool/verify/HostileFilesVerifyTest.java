@@ -1,8 +1,4 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.CopyFinder;
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +13,8 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.catalogue.ChecksumExpectation;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.CopyFinder;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
@@ -35,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,11 +186,11 @@ class HostileFilesVerifyTest {
 
     @Test
     void versionNumbersOfMoreThanNineDigitsAreNotVersionsAndNeverCrash() {
-        assertEquals(java.util.Optional.empty(), CudaVersion.fromNvcc("Cuda compilation tools, release 12345678901.2, V1.2.3"));
-        assertEquals(java.util.Optional.empty(), CudaVersion.fromNvcc("release 12.99999999999"));
-        assertEquals(java.util.Optional.empty(), CudaVersion.parse("99999999999.1"));
-        assertEquals(java.util.Optional.empty(), CudaVersion.fromVersionTxt("CUDA Version 10.22222222222.89"));
-        assertEquals(java.util.Optional.of(new CudaVersion(12, 2)), CudaVersion.fromNvcc("release 12.2, V12.2.140"));
+        assertEquals(Optional.empty(), CudaVersion.fromNvcc("Cuda compilation tools, release 12345678901.2, V1.2.3"));
+        assertEquals(Optional.empty(), CudaVersion.fromNvcc("release 12.99999999999"));
+        assertEquals(Optional.empty(), CudaVersion.parse("99999999999.1"));
+        assertEquals(Optional.empty(), CudaVersion.fromVersionTxt("CUDA Version 10.22222222222.89"));
+        assertEquals(Optional.of(new CudaVersion(12, 2)), CudaVersion.fromNvcc("release 12.2, V12.2.140"));
         assertTrue(NvidiaSmi.compareVersions("99999999999.10", "535.104.05") > 0);
         assertTrue(NvidiaSmi.compareVersions("535.00000000000000000104.05", "535.54.03") > 0);
         assertEquals(0, NvidiaSmi.compareVersions("0535.104.05", "535.104.05"));

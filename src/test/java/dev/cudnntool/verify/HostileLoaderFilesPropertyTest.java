@@ -1,5 +1,4 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.cudnntool.ExitCode;
@@ -15,11 +14,12 @@ import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.PeImages;
-import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.testing.Seeds;
+import dev.cudnntool.testing.TestHosts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +93,7 @@ class HostileLoaderFilesPropertyTest {
                     byte[] hostile = mutate(cache, r, fields);
                     if (r.nextInt(4) == 0) { // the old format in front, with its count
                         byte[] old = new byte[16 + hostile.length];
-                        byte[] magic = "ld.so-1.7.0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                        byte[] magic = "ld.so-1.7.0".getBytes(StandardCharsets.US_ASCII);
                         System.arraycopy(magic, 0, old, 0, magic.length);
                         ByteBuffer.wrap(old).order(ByteOrder.LITTLE_ENDIAN).putInt(12, (int) VALUES[r.nextInt(VALUES.length)]);
                         System.arraycopy(hostile, 0, old, 16, hostile.length);

@@ -1,7 +1,4 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import static dev.cudnntool.verify.LinuxDiagnosisTest.all;
 import static dev.cudnntool.verify.LinuxDiagnosisTest.find;
 import static dev.cudnntool.verify.LinuxDiagnosisTest.none;
@@ -10,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
+import dev.cudnntool.OsFamily;
+import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.DeniedFolders;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -79,7 +82,7 @@ class LinuxLayoutDiagnosisTest {
         assertFalse(r.ok());
         assertEquals(lib.resolve("libcudnn.so.9.5.1"), r.cudnn().mainLibrary());
         Finding f = find(r, "cudnn.no-soname-link");
-        assertEquals(dev.cudnntool.Severity.ERROR, f.severity());
+        assertEquals(Severity.ERROR, f.severity());
         assertTrue(f.message().contains(LIB) && f.message().contains("libcudnn.so.9.5.1") && f.message().contains("libcudnn_graph.so.9"),
                 f.message());
         assertTrue(f.fix().startsWith("sudo ldconfig -n " + LIB), f.fix());
@@ -130,7 +133,7 @@ class LinuxLayoutDiagnosisTest {
         Host host = TestHosts.linux(denied, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK, "USER", "ann"), runner);
         VerifyReport r = new VerifyService(host, null).verify(null, null, null);
         Finding f = find(r, "cudnn.unreadable");
-        assertEquals(dev.cudnntool.Severity.ERROR, f.severity());
+        assertEquals(Severity.ERROR, f.severity());
         assertTrue(f.message().startsWith(LIB + " cannot be opened by the user ann"), f.message());
         assertEquals("sudo chmod a+rx " + LIB + " (or run as the user who owns it)", f.fix());
         none(r, "cudnn.missing");
@@ -175,7 +178,7 @@ class LinuxLayoutDiagnosisTest {
     @Test
     void anArmBuildOnX8664IsWrongArchWithTheRightArchiveNamed() throws Exception {
         installFor(ElfImages.AARCH64);
-        dev.cudnntool.probe.ProbeRunner probe = new dev.cudnntool.probe.ProbeRunner(runner, List.of("java"));
+        ProbeRunner probe = new ProbeRunner(runner, List.of("java"));
         VerifyReport r = new VerifyService(host(Map.of("CUDA_PATH", TK, "LD_LIBRARY_PATH", LIB)), probe).verify(null, null, null);
         Finding f = find(r, "cudnn.wrong-arch");
         assertEquals(1, all(r, "cudnn.wrong-arch").size(), r.findings().toString());
@@ -199,7 +202,7 @@ class LinuxLayoutDiagnosisTest {
     @Test
     void anX8664BuildOnArmNamesTheSbsaArchive() throws Exception {
         installFor(ElfImages.X86_64);
-        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK), dev.cudnntool.OsFamily.LINUX, dev.cudnntool.Arch.AARCH64,
+        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK), OsFamily.LINUX, Arch.AARCH64,
                 64, runner);
         VerifyReport r = new VerifyService(arm, null).verify(null, null, null);
         Finding f = find(r, "cudnn.wrong-arch");
@@ -215,8 +218,8 @@ class LinuxLayoutDiagnosisTest {
         Path root = TestHosts.toolkit(win.getPath(tk), "12.6.0");
         for (String base : CudnnComponents.libraries(9)) {
             Files.write(root.resolve("bin").resolve(CudnnComponents.windowsDll(base, 9)),
-                    dev.cudnntool.testing.PeImages.dll(base.equals("cudnn") ? dev.cudnntool.testing.PeImages.ARM64
-                            : dev.cudnntool.testing.PeImages.X64, "9.5.1.17"));
+                    PeImages.dll(base.equals("cudnn") ? PeImages.ARM64
+                            : PeImages.X64, "9.5.1.17"));
         }
         for (String h : CudnnComponents.headers(9)) {
             Files.writeString(root.resolve("include").resolve(h), h.equals("cudnn_version.h")
@@ -259,8 +262,8 @@ class LinuxLayoutDiagnosisTest {
             Path real = fs.getPath(sbsa, CudnnComponents.linuxSoname(base, 9) + ".5.1");
             Files.write(real, ElfImages.forMachine(Files.readAllBytes(real), ElfImages.AARCH64));
         }
-        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK, "LD_LIBRARY_PATH", sbsa), dev.cudnntool.OsFamily.LINUX,
-                dev.cudnntool.Arch.AARCH64, 64, runner);
+        Host arm = new Host(fs, Map.of("PATH", "/usr/bin", "CUDA_PATH", TK, "LD_LIBRARY_PATH", sbsa), OsFamily.LINUX,
+                Arch.AARCH64, 64, runner);
         VerifyReport r = new VerifyService(arm, null).verify(null, null, null);
         assertNotNull(r.cudnn(), r.findings().toString());
         assertEquals(fs.getPath(sbsa), r.cudnn().runtimeDir());

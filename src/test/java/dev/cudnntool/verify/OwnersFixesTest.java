@@ -1,5 +1,4 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -15,11 +14,13 @@ import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.testing.FakeRunner;
+import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -118,11 +119,11 @@ class OwnersFixesTest {
     void aFixNamingCudnnInstallIsNeverPlainTextSoTheKindRuleEqualsTheOldTextRule() throws Exception {
         FileSystem fs = TestHosts.windowsFs();
         Host windows = VerifyServiceTest.windowsInstall(fs, "8.9.7.29", new FakeRunner());
-        Files.write(fs.getPath(VerifyServiceTest.TK, "bin", "cudnn_ops_infer64_8.dll"), dev.cudnntool.testing.PeImages.dll(
-                dev.cudnntool.testing.PeImages.X64, "8.9.5.30"));
+        Files.write(fs.getPath(VerifyServiceTest.TK, "bin", "cudnn_ops_infer64_8.dll"), PeImages.dll(
+                PeImages.X64, "8.9.5.30"));
         Files.delete(fs.getPath(VerifyServiceTest.TK, "bin", "cudnn_adv_train64_8.dll"));
         List<Finding> produced = new ArrayList<>(new VerifyService(windows, null).verify(null, null, CudnnVersion.of(8, 9, 5)).findings());
-        produced.addAll(probeFindings(TestHosts.linux(TestHosts.unixFs(), java.util.Map.of(), new FakeRunner())));
+        produced.addAll(probeFindings(TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner())));
         produced.addAll(probeFindings(windows));
         int named = 0;
         for (Finding f : produced) {

@@ -1,15 +1,21 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.diagnosis.ProbeResult;
+import dev.cudnntool.host.CudaVersion;
+import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.SystemProcessRunner;
+import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.RealWheels;
 import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +52,10 @@ class RealFrameworkGpuTest {
     @Test
     void theRealTorchWithoutItsCublasLtIsToldToInstallNvidiaCublasNotToReinstallCudnn() throws Exception {
         Path site = RealWheels.linkVenv(tmp.resolve("venv"));
-        java.nio.file.Files.delete(site.resolve("nvidia/cu13/lib/libcublasLt.so.13"));
+        Files.delete(site.resolve("nvidia/cu13/lib/libcublasLt.so.13"));
         Host host = new Host(FileSystems.getDefault(), Map.of("PATH", "/usr/bin:/bin"), OsFamily.LINUX, Arch.X86_64, 64,
                 new SystemProcessRunner());
-        List<FrameworkReport> reports = Frameworks.analyse(host, List.of(site), Frameworks.TORCH, List.of(), dev.cudnntool.host.DriverInfo.NONE,
+        List<FrameworkReport> reports = Frameworks.analyse(host, List.of(site), Frameworks.TORCH, List.of(), DriverInfo.NONE,
                 c -> List.of());
         List<Finding> f = Frameworks.findings(reports).stream().filter(x -> x.id().equals("framework.mismatch")).toList();
         assertEquals(1, f.size(), reports.toString());
@@ -61,15 +67,15 @@ class RealFrameworkGpuTest {
 
     @Test
     void realCudnn951ForCuda12OnAK80WithDriver470NamesWhatItCanStillUseNotDriver525() {
-        Path lib = dev.cudnntool.testing.RealCudnn.linux(9);
-        dev.cudnntool.diagnosis.ProbeResult p = new dev.cudnntool.probe.ProbeRunner(new SystemProcessRunner(),
-                dev.cudnntool.probe.ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, List.of());
-        dev.cudnntool.host.CudaVersion built = dev.cudnntool.host.CudaVersion.parse(p.cudartVersionString()).orElseThrow();
+        Path lib = RealCudnn.linux(9);
+        ProbeResult p = new ProbeRunner(new SystemProcessRunner(),
+                ProbeRunner.currentJava()).probe(lib.resolve("libcudnn.so.9"), null, List.of());
+        CudaVersion built = CudaVersion.parse(p.cudartVersionString()).orElseThrow();
         assertEquals(12, built.major(), p.toString());
         Host host = new Host(FileSystems.getDefault(), Map.of("PATH", "/usr/bin:/bin"), OsFamily.LINUX, Arch.X86_64, 64,
                 new SystemProcessRunner());
-        var k80 = new dev.cudnntool.host.DriverInfo("/usr/bin/nvidia-smi", "470.256.02", "11.4",
-                List.of(new dev.cudnntool.host.NvidiaSmi.Gpu("Tesla K80", "470.256.02", "3.7")));
+        var k80 = new DriverInfo("/usr/bin/nvidia-smi", "470.256.02", "11.4",
+                List.of(new NvidiaSmi.Gpu("Tesla K80", "470.256.02", "3.7")));
         List<Finding> f = DriverFit.findings(host, k80, built);
         assertEquals(1, f.size(), f.toString());
         assertTrue(f.get(0).message().contains("no driver newer than the 470 branch"), f.get(0).message());

@@ -1,13 +1,12 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.ProbeResult;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.diagnosis.ProbeResult;
 import dev.cudnntool.host.CudaVersion;
 import dev.cudnntool.host.DriverInfo;
+import dev.cudnntool.host.GpuSupport;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.probe.ProbeRunner;
@@ -45,8 +44,8 @@ class RealGpuSupportTest {
         int cuda = CudaVersion.fromCudartNumber(p.cudartVersion()).major();
         assertEquals(12, cuda);
         var host = TestHosts.linux(TestHosts.unixFs(), Map.of(), new FakeRunner());
-        assertTrue(dev.cudnntool.host.GpuSupport.findings(host, gpu("NVIDIA GeForce GTX 980", "5.2"), p.versionString(), cuda).isEmpty());
-        List<Finding> blackwell = dev.cudnntool.host.GpuSupport.findings(host, gpu("NVIDIA GeForce RTX 5090", "12.0"), p.versionString(), cuda);
+        assertTrue(GpuSupport.findings(host, gpu("NVIDIA GeForce GTX 980", "5.2"), p.versionString(), cuda).isEmpty());
+        List<Finding> blackwell = GpuSupport.findings(host, gpu("NVIDIA GeForce RTX 5090", "12.0"), p.versionString(), cuda);
         assertEquals("cudnn.gpu-unsupported", blackwell.get(0).id());
         assertTrue(blackwell.get(0).fix().contains("9.17.0"), blackwell.get(0).fix());
     }

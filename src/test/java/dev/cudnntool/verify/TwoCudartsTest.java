@@ -1,17 +1,16 @@
 package dev.cudnntool.verify;
-
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -79,7 +78,7 @@ class TwoCudartsTest {
     void aTorchCuda13WheelWithACuda12RuntimeOnLdLibraryPathIsTwoCudarts() throws Exception {
         // #33 A6: torch's own runtime is in nvidia/cu13/lib; LD_LIBRARY_PATH, searched before torch's DT_RUNPATH, holds CUDA 12's
         FileSystem fs = TestHosts.unixFs();
-        java.nio.file.Path site = fs.getPath("/home/me/venv/lib/python3.12/site-packages");
+        Path site = fs.getPath("/home/me/venv/lib/python3.12/site-packages");
         TestHosts.write(site.resolve("torch/lib/libtorch_cuda.so"), "x");
         TestHosts.write(site.resolve("nvidia/cu13/lib/libcudart.so.13"), "x");
         TestHosts.write(fs.getPath("/usr/local/cuda-12.6/lib64/libcudart.so.12"), "x");

@@ -1,10 +1,10 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
@@ -61,7 +61,7 @@ class VerdictCliTest {
         args.remove("--json");
         Cli.Run text = Cli.run(host, args.toArray(String[]::new));
         assertEquals(exit, text.exit(), text.out() + text.err());
-        return ((com.fasterxml.jackson.databind.node.ObjectNode) doc).put("text", text.out());
+        return ((ObjectNode) doc).put("text", text.out());
     }
 
     private static List<JsonNode> findings(JsonNode doc, String id) {

@@ -1,5 +1,4 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.Cli;
+import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -42,23 +46,23 @@ class VerifyCopiesCliTest {
     /** #19 A6: the only cuDNN is a conda copy: the text says what the JSON lists, never "none found … nothing is installed". */
     @Test
     void theOnlyCopyInCondaIsSaidAlikeInTextAndJson() throws Exception {
-        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        FileSystem fs = TestHosts.unixFs();
         TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
         CopyFinderTest.lib(fs.getPath("/home/me/miniconda3/lib"), "libcudnn.so.9.1.0", "libcudnn.so.9");
-        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me", "PATH", "/usr/bin"),
-                new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me", "PATH", "/usr/bin"),
+                new FakeRunner());
         sameInTextAndJson(host, "/home/me/miniconda3/lib/libcudnn.so.9", "conda");
     }
 
     /** #19 A6: no toolkit chosen, the only cuDNN in another toolkit (not the one CUDA_PATH names). */
     @Test
     void theOnlyCopyInAnotherToolkitIsSaidAlikeInTextAndJson() throws Exception {
-        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        FileSystem fs = TestHosts.unixFs();
         TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
         TestHosts.linuxToolkit(fs.getPath("/usr/local/cuda-12.2"), "12.2.0");
         CopyFinderTest.lib(fs.getPath("/usr/local/cuda-12.2/targets/x86_64-linux/lib"), "libcudnn.so.8.9.7", "libcudnn.so.8");
-        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "PATH", "/usr/bin"),
-                new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", CopyFinderTest.TK, "PATH", "/usr/bin"),
+                new FakeRunner());
         sameInTextAndJson(host, "/usr/local/cuda-12.2/lib64/libcudnn.so.8", "toolkit");
     }
 
@@ -86,9 +90,9 @@ class VerifyCopiesCliTest {
     /** #19 A12: --prefix on Linux names Linux folders only, never Windows' bin/x64 (text and JSON); Windows keeps bin\\x64. */
     @Test
     void aLinuxPrefixNamesItsOwnFoldersNotWindowsBinX64() throws Exception {
-        java.nio.file.FileSystem fs = TestHosts.unixFs();
-        java.nio.file.Files.createDirectories(fs.getPath("/opt/cudnn"));
-        Host host = TestHosts.linux(fs, java.util.Map.of("PATH", "/usr/bin"), new dev.cudnntool.testing.FakeRunner());
+        FileSystem fs = TestHosts.unixFs();
+        Files.createDirectories(fs.getPath("/opt/cudnn"));
+        Host host = TestHosts.linux(fs, Map.of("PATH", "/usr/bin"), new FakeRunner());
         Cli.Run text = Cli.run(host, "verify", "--prefix", "/opt/cudnn", "--expect", "9.5.1");
         assertFalse(text.out().contains("x64"), text.out());
         assertTrue(text.out().contains("no cuDNN runtime library in /opt/cudnn/lib or /opt/cudnn/lib64"), text.out());
@@ -96,9 +100,9 @@ class VerifyCopiesCliTest {
         assertFalse(doc.get("findings").toString().contains("x64"), doc.get("findings").toString());
         assertEquals(1, doc.get("exitCode").asInt());
 
-        java.nio.file.FileSystem win = TestHosts.windowsFs();
-        java.nio.file.Files.createDirectories(win.getPath("C:\\cudnn"));
-        Host windows = TestHosts.windows(win, java.util.Map.of("PATH", "C:\\Windows"), new dev.cudnntool.testing.FakeRunner());
+        FileSystem win = TestHosts.windowsFs();
+        Files.createDirectories(win.getPath("C:\\cudnn"));
+        Host windows = TestHosts.windows(win, Map.of("PATH", "C:\\Windows"), new FakeRunner());
         String w = Cli.run(windows, "verify", "--prefix", "C:\\cudnn").out();
         assertTrue(w.contains("no cuDNN runtime library in C:\\cudnn\\bin\\x64 or C:\\cudnn\\bin"), w);
         assertFalse(w.contains("lib64"), w);
@@ -107,11 +111,11 @@ class VerifyCopiesCliTest {
     /** #19 A14: with --all, a copy's errors are counted in the summary: the count and the exit code agree (was "0 problem(s) found (exit 1)"). */
     @Test
     void withAllTheSummaryCountsEachCopysErrors() throws Exception {
-        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        FileSystem fs = TestHosts.unixFs();
         CopyFinderTest.machine(fs);
         // the target first on the loader path: healthy itself, every other copy incomplete
-        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me",
-                "LD_LIBRARY_PATH", CopyFinderTest.LIB), new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", CopyFinderTest.TK, "HOME", "/home/me",
+                "LD_LIBRARY_PATH", CopyFinderTest.LIB), new FakeRunner());
         Cli.Run plain = Cli.run(host, "verify", "--no-probe");
         assertEquals(0, plain.exit(), plain.out());
         assertTrue(plain.out().contains("verify: no problems found"), plain.out());
@@ -134,15 +138,15 @@ class VerifyCopiesCliTest {
     /** #19 items 19 and 5: each copy names its owner; a broken copy pip owns is fixed with pip, never cudnn install. */
     @Test
     void ownersInJsonAndTextAndTheOwnersOwnFix() throws Exception {
-        java.nio.file.FileSystem fs = TestHosts.unixFs();
+        FileSystem fs = TestHosts.unixFs();
         TestHosts.linuxToolkit(fs.getPath(CopyFinderTest.TK), "12.6.0");
         String site = "/home/me/venv/lib/python3.11/site-packages";
-        java.nio.file.Path lib = fs.getPath(site, "nvidia/cudnn/lib");
+        Path lib = fs.getPath(site, "nvidia/cudnn/lib");
         CopyFinderTest.lib(lib, "libcudnn.so.9", "libcudnn.so.9");
         TestHosts.write(fs.getPath(site, "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"), "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n");
         TestHosts.write(fs.getPath(site, "nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"), "Name: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n");
-        Host host = TestHosts.linux(fs, java.util.Map.of("CUDA_PATH", CopyFinderTest.TK, "VIRTUAL_ENV", "/home/me/venv",
-                "PATH", "/usr/bin"), new dev.cudnntool.testing.FakeRunner());
+        Host host = TestHosts.linux(fs, Map.of("CUDA_PATH", CopyFinderTest.TK, "VIRTUAL_ENV", "/home/me/venv",
+                "PATH", "/usr/bin"), new FakeRunner());
         JsonNode doc = Cli.run(host, "verify", "--no-probe", "--all", "--json").json();
         JsonNode copy = doc.get("copies").get(0);
         assertEquals("pip", copy.get("owner").get("kind").asText(), copy.toString());

@@ -1,10 +1,10 @@
 package dev.cudnntool.verify;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
+import dev.cudnntool.Fix;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.CudnnVersion;
@@ -121,7 +121,7 @@ class VerifyServiceTest {
         for (CudnnVersion v : List.of(CudnnVersion.of(8, 9, 5), CudnnVersion.of(9, 5, 1))) {
             Finding f = find(new VerifyService(empty, null).verify(null, null, v), "cudnn.missing");
             assertTrue(f.fix().contains("cudnn install --release " + v.releaseString()), f.fix());
-            assertTrue(f.remedy().is(dev.cudnntool.Fix.Kind.TOOL), f.fix());
+            assertTrue(f.remedy().is(Fix.Kind.TOOL), f.fix());
         }
         Finding plain = find(new VerifyService(empty, null).verify(null, null, null), "cudnn.missing");
         assertTrue(plain.fix().contains("cudnn install --archive"), plain.fix());

@@ -1,5 +1,6 @@
 package dev.cudnntool.archive.catalogue;
-
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.name.ArchiveName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -184,13 +185,13 @@ public final class Catalogue {
             }
             CatalogueEntry k = known.get();
             if (!k.accepted().contains(n.sha256())) {
-                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
+                throw new ToolException(ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
                         + RedistManifest.fileName(m.label()) + " and the built-in catalogue disagree on " + n.fileName()
                         + ": the manifest says sha256 " + n.sha256() + ", the catalogue " + String.join(" or ", k.accepted()),
                         "nothing is fetched: check the mirror's manifest, or report it (the catalogue may be wrong)");
             }
             if (k.size() != null && !k.size().equals(n.size())) {
-                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
+                throw new ToolException(ExitCode.ARCHIVE_REJECTED, "NVIDIA's manifest "
                         + RedistManifest.fileName(m.label()) + " and the built-in catalogue disagree on " + n.fileName()
                         + ": the manifest says " + n.size() + " bytes, the catalogue " + k.size(),
                         "nothing is fetched: check the mirror's manifest, or report it (the catalogue may be wrong)");

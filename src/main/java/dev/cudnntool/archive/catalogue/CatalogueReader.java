@@ -1,9 +1,9 @@
 package dev.cudnntool.archive.catalogue;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -247,7 +247,7 @@ final class CatalogueReader {
         if (s == null || s == NULL) {
             return null;
         }
-        if (!(s instanceof Number n) || n instanceof java.math.BigInteger || n.longValue() <= 0) {
+        if (!(s instanceof Number n) || n instanceof BigInteger || n.longValue() <= 0) {
             throw new IllegalArgumentException("catalogue entry " + name + " has a bad size " + s);
         }
         return n.longValue();

@@ -1,18 +1,21 @@
 package dev.cudnntool.archive.catalogue;
-
-import dev.cudnntool.BoundedFiles;
-import dev.cudnntool.Text;
-import dev.cudnntool.archive.name.ArchiveName;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Failures;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.name.ArchiveName;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -169,16 +172,16 @@ public record ChecksumExpectation(String sha256, Long size, String source, Origi
     }
 
     private static String reason(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
+        if (e instanceof NoSuchFileException) {
             return "no such file";
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "permission denied";
         }
-        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+        if (e instanceof FileSystemException f && f.getReason() != null) {
             return Text.printable(f.getReason());
         }
-        return e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : Text.printable(oneLine(e.getMessage()));
+        return e.getMessage() == null ? Failures.kind(e) : Text.printable(oneLine(e.getMessage()));
     }
 
     private static String oneLine(String m) {

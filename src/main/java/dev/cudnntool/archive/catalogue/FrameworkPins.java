@@ -1,10 +1,11 @@
 package dev.cudnntool.archive.catalogue;
-
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -107,9 +108,9 @@ public final class FrameworkPins {
 
     /** "jax 0.4.28; onnxruntime-gpu 1.15, 1.16, 1.19; …": what the table knows, for an error message. */
     public String known() {
-        Map<String, java.util.LinkedHashSet<String>> by = new java.util.TreeMap<>();
+        Map<String, LinkedHashSet<String>> by = new TreeMap<>();
         for (Pin p : pins) { // versions in the table's order (its first rows are the ones read from real wheels)
-            by.computeIfAbsent(p.framework(), k -> new java.util.LinkedHashSet<>()).add(p.version());
+            by.computeIfAbsent(p.framework(), k -> new LinkedHashSet<>()).add(p.version());
         }
         List<String> parts = new ArrayList<>();
         by.forEach((k, v) -> parts.add(k + " " + String.join(", ", v)));

@@ -1,5 +1,5 @@
 package dev.cudnntool.archive.catalogue;
-
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +30,7 @@ public final class ReportedFacts {
      * @param source                where it was read (URLs or repository, path and commit)
      * @param quote                 the text read
      */
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
     public record Fact(String release, int cuda, String kind, String says, String belowComputeCapability, String source,
                        String quote) {
         /** Always {@value ReportedFacts#STRENGTH}: never NVIDIA's word. */

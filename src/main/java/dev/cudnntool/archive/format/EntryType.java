@@ -1,12 +1,12 @@
 package dev.cudnntool.archive.format;
-
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
 
 public enum EntryType {
     FILE, DIRECTORY, SYMLINK, HARDLINK, SPECIAL;
 
     @JsonValue
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

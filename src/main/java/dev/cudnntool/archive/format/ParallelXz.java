@@ -1,7 +1,7 @@
 package dev.cudnntool.archive.format;
-
 import dev.cudnntool.Hex;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.tukaani.xz.MemoryLimitException;
 import org.tukaani.xz.SeekableInputStream;
 import org.tukaani.xz.SeekableXZInputStream;
 
@@ -72,7 +73,7 @@ public final class ParallelXz extends BulkInputStream {
             try {
                 return new SeekableXZInputStream(new ChannelInput(Files.newByteChannel(file)), DECODER_MEMORY_KIB);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         this.fileHash = pool.submit(() -> Hex.sha256(file));
@@ -110,7 +111,7 @@ public final class ParallelXz extends BulkInputStream {
             probe.seekToBlock(0);
             probe.read();
             return true;
-        } catch (org.tukaani.xz.MemoryLimitException e) {
+        } catch (MemoryLimitException e) {
             return false;
         }
     }

@@ -1,5 +1,5 @@
 package dev.cudnntool.archive.format;
-
+import dev.cudnntool.Failures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -125,7 +125,7 @@ final class ReadAheadInputStream extends BulkInputStream {
         if (t instanceof Error e) {
             throw e;
         }
-        return new IOException(t.getMessage() == null ? dev.cudnntool.Failures.kind(t) : t.getMessage(), t);
+        return new IOException(t.getMessage() == null ? Failures.kind(t) : t.getMessage(), t);
     }
 
     /** Stops the background thread; it closes its source itself. */

@@ -1,6 +1,7 @@
 package dev.cudnntool.archive.format;
-
+import dev.cudnntool.Failures;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,9 +81,9 @@ public final class XzDecoders {
         if (e.getMessage() != null && !e.getMessage().isBlank()) {
             return e;
         }
-        return new IOException(e instanceof java.io.EOFException
+        return new IOException(e instanceof EOFException
                 ? "the .xz data ends early (the file is truncated, or stray bytes follow the last stream)"
-                : "the .xz data is corrupt (" + dev.cudnntool.Failures.kind(e) + ")", e);
+                : "the .xz data is corrupt (" + Failures.kind(e) + ")", e);
     }
 
     /** Decoder threads for a multi-block file: as {@link ParallelXz} uses. */

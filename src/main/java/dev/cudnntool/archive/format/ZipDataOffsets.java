@@ -1,5 +1,5 @@
 package dev.cudnntool.archive.format;
-
+import dev.cudnntool.Failures;
 import dev.cudnntool.Text;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +8,9 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.zip.ZipEntry;
@@ -55,7 +57,7 @@ public final class ZipDataOffsets {
                         Objects.requireNonNull(raw, "raw stream");
                     }
                 } catch (IOException | RuntimeException e) {
-                    throw new Damaged(a.getName(), e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : e.getMessage());
+                    throw new Damaged(a.getName(), e.getMessage() == null ? Failures.kind(e) : e.getMessage());
                 }
                 offsets[i] = b.getDataOffset();
             }
@@ -63,7 +65,7 @@ public final class ZipDataOffsets {
             ZipAgreement.check(ch, fileSize, second, offsets); // what a reader of local headers reads is the same
             return offsets;
         } catch (RuntimeException e) { // commons-compress's words for a structure it cannot read
-            throw new ZipException(e.getMessage() == null ? dev.cudnntool.Failures.kind(e) : e.getMessage());
+            throw new ZipException(e.getMessage() == null ? Failures.kind(e) : e.getMessage());
         }
     }
 
@@ -93,7 +95,7 @@ public final class ZipDataOffsets {
         for (int i = 0; i < byPlace.length; i++) {
             byPlace[i] = i;
         }
-        java.util.Arrays.sort(byPlace, java.util.Comparator.comparingLong(i -> second.get(i).getLocalHeaderOffset()));
+        Arrays.sort(byPlace, Comparator.comparingLong(i -> second.get(i).getLocalHeaderOffset()));
         for (int k = 1; k < byPlace.length; k++) {
             int before = byPlace[k - 1];
             int after = byPlace[k];

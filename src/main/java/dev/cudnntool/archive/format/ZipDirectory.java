@@ -1,7 +1,6 @@
 package dev.cudnntool.archive.format;
-
+import dev.cudnntool.Failures;
 import dev.cudnntool.PlatformFiles;
-
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -9,8 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 
 /**
@@ -35,9 +36,9 @@ public final class ZipDirectory implements AutoCloseable {
         if (!PlatformFiles.openableByName(archive)) {
             return overChannel(archive);
         }
-        java.util.zip.ZipFile zip = new java.util.zip.ZipFile(archive.toString());
+        ZipFile zip = new ZipFile(archive.toString());
         return new ZipDirectory(Collections.list(zip.entries()).stream().map(ZipEntry.class::cast)
-                .collect(java.util.stream.Collectors.toCollection(ArrayList::new)), zip);
+                .collect(Collectors.toCollection(ArrayList::new)), zip);
     }
 
     private static ZipDirectory overChannel(Path archive) throws IOException {
@@ -49,7 +50,7 @@ public final class ZipDirectory implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e instanceof ZipException z ? z : new ZipException(e.getMessage() == null
-                    ? dev.cudnntool.Failures.kind(e) : e.getMessage());
+                    ? Failures.kind(e) : e.getMessage());
         }
         List<ZipEntry> out = new ArrayList<>();
         try {

@@ -1,6 +1,6 @@
 package dev.cudnntool.archive.name;
-
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
 
 /**
  * modern: cudnn-&lt;platform&gt;-&lt;version&gt;_cuda&lt;N&gt;-archive (8.3+); legacy: cudnn-&lt;CUDA&gt;-&lt;os&gt;-x64-v&lt;version&gt;;
@@ -11,6 +11,6 @@ public enum NamingScheme {
 
     @JsonValue
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

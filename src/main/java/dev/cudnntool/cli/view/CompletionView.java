@@ -1,4 +1,5 @@
 package dev.cudnntool.cli.view;
+import java.io.PrintWriter;
 
 /**
  * What {@code cudnn completion} prints: the script, or with --json a document holding it (shell, script). Written to
@@ -8,7 +9,7 @@ public final class CompletionView {
     private CompletionView() {
     }
 
-    public static int show(java.io.PrintWriter out, boolean json, String shell, String script) {
+    public static int show(PrintWriter out, boolean json, String shell, String script) {
         if (json) {
             var doc = Json.document("completion", 0);
             doc.put("shell", shell);

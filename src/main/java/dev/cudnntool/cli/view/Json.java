@@ -1,9 +1,12 @@
 package dev.cudnntool.cli.view;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cudnntool.Text;
 import java.io.PrintWriter;
 
 /**
@@ -23,7 +26,7 @@ public final class Json {
      * #32 item 6: Jackson escapes C0 controls itself; C1 controls (U+0080-U+009F) and the bidi controls
      * (U+202A-U+202E, U+2066-U+2069) are written as {@code \\uXXXX} too. Everything else as Jackson writes it.
      */
-    static final class TerminalEscapes extends com.fasterxml.jackson.core.io.CharacterEscapes {
+    static final class TerminalEscapes extends CharacterEscapes {
         private static final long serialVersionUID = 1L;
         private final int[] ascii = standardAsciiEscapesForJSON();
 
@@ -33,9 +36,9 @@ public final class Json {
         }
 
         @Override
-        public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
-            return dev.cudnntool.Text.unsafeForTerminal(ch)
-                    ? new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04X", ch)) : null;
+        public SerializableString getEscapeSequence(int ch) {
+            return Text.unsafeForTerminal(ch)
+                    ? new SerializedString(String.format("\\u%04X", ch)) : null;
         }
     }
 

@@ -1,14 +1,21 @@
 package dev.cudnntool.cli.view;
-
-import dev.cudnntool.Text;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Severity;
+import dev.cudnntool.Text;
 import dev.cudnntool.archive.ArchiveReport;
 import dev.cudnntool.archive.EntryRole;
+import dev.cudnntool.diagnosis.CudnnCopy;
+import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.install.InstallPlan;
 import dev.cudnntool.install.PlanStep;
+import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.verify.FrameworkReport;
+import dev.cudnntool.verify.Verdict;
+import dev.cudnntool.verify.VerifyReport;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Human output: short, aligned, one finding a line with its fix below it. */
@@ -45,7 +52,7 @@ public final class Render {
         }
     }
 
-    public static void verify(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+    public static void verify(PrintWriter out, VerifyReport r, boolean verbose) {
         var p = r.platform();
         out.println("machine   " + p.os().label() + "-" + p.arch().label() + (p.wsl() ? " (WSL)" : "") + ", " + p.jvmBits() + "-bit Java");
         var d = r.driver();
@@ -53,10 +60,10 @@ public final class Render {
                 + d.gpus().size() + " GPU(s))" : "none found"));
         out.println("toolkit   " + (r.toolkit() == null ? (r.target() == null ? "none found" : "-")
                 : r.toolkit().root() + " (CUDA " + r.toolkit().version() + ", by " + r.toolkit().foundBy() + ")"));
-        if (r.target() != null && r.target().kind() == dev.cudnntool.target.InstallTarget.Kind.PREFIX) {
+        if (r.target() != null && r.target().kind() == InstallTarget.Kind.PREFIX) {
             out.println("prefix    " + r.target().root());
         }
-        long elsewhere = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET).count();
+        long elsewhere = r.copies().stream().filter(c -> c.origin() != CudnnCopy.Origin.TARGET).count();
         out.println("cuDNN     " + (r.cudnn() == null ? (elsewhere == 0 ? "none found" : "none in " + (r.target() == null ? "a toolkit"
                 : "the target") + "; " + elsewhere + " cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed below)") : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
                 + (r.cudnn().headerVersion() == null ? "" : ", header " + r.cudnn().headerVersion())));
@@ -73,11 +80,11 @@ public final class Render {
         if (!r.ok()) {
             // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
             long own = r.findings().stream().filter(Finding::isError).count();
-            long inCopies = r.copies().stream().filter(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET)
+            long inCopies = r.copies().stream().filter(c -> c.origin() != CudnnCopy.Origin.TARGET)
                     .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
             verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
                     + " in other cuDNN copies, listed under them)") + " (exit 1)";
-        } else if (r.verdict() == dev.cudnntool.verify.Verdict.UNKNOWN) {
+        } else if (r.verdict() == Verdict.UNKNOWN) {
             verdict = "verify: " + String.join("; ", r.notChecked().stream().map(Finding::message).distinct().toList())
                     + "; no problems found in what was checked (exit 9)";
         } else if (r.cudnn() == null && elsewhere > 0) {
@@ -96,16 +103,16 @@ public final class Render {
     }
 
     /** {@code rollback --list}: one install a line, the newest marked. */
-    public static void installs(PrintWriter out, List<dev.cudnntool.install.RollbackService.Entry> entries) {
-        List<List<String>> rows = new java.util.ArrayList<>();
+    public static void installs(PrintWriter out, List<RollbackService.Entry> entries) {
+        List<List<String>> rows = new ArrayList<>();
         for (var e : entries) {
             rows.add(List.of(e.id(), dash(e.date()), dash(e.version()),
                     e.state() + (e.newest() ? "*" : "") + (e.current() ? " (current)" : ""), dash(e.archive())));
         }
         table(out, List.of("ID", "DATE", "VERSION", "STATE", "ARCHIVE"), rows);
-        if (entries.stream().noneMatch(dev.cudnntool.install.RollbackService.Entry::current) && entries.stream().anyMatch(e -> "active".equals(e.state()))) {
+        if (entries.stream().noneMatch(RollbackService.Entry::current) && entries.stream().anyMatch(e -> "active".equals(e.state()))) {
             out.println("(current): none; the target's files are not those of any recorded install (changed since, or an unfinished run)");
-        } else if (entries.stream().anyMatch(dev.cudnntool.install.RollbackService.Entry::current)) {
+        } else if (entries.stream().anyMatch(RollbackService.Entry::current)) {
             out.println("(current): what the target holds now");
         }
         out.println("* the newest: cudnn rollback undoes it");
@@ -154,24 +161,24 @@ public final class Render {
         }
     }
 
-    public static void copies(PrintWriter out, dev.cudnntool.verify.VerifyReport r, boolean verbose) {
+    public static void copies(PrintWriter out, VerifyReport r, boolean verbose) {
         boolean all = r.copies().stream().anyMatch(c -> !c.findings().isEmpty());
-        boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != dev.cudnntool.diagnosis.CudnnCopy.Origin.TARGET);
+        boolean elsewhere = r.copies().stream().anyMatch(c -> c.origin() != CudnnCopy.Origin.TARGET);
         if (r.copies().size() < 2 && !all && !elsewhere) {
             return;
         }
         for (var c : r.copies()) {
             out.println("copy      " + Text.oneLine(String.valueOf(c.path())) + " (" + c.origin().label() + (c.version() == null ? "" : ", cuDNN " + c.version())
                     + (c.winsByName() ? ", what programs get by name" : "")
-                    + (c.owner() != null && c.owner().kind() != dev.cudnntool.host.owner.Owner.Kind.NONE
+                    + (c.owner() != null && c.owner().kind() != Owner.Kind.NONE
                     ? ", owned by " + Text.oneLine(c.owner().describe()) : "") + ")");
             findings(out, c.findings(), verbose);
         }
     }
 
     /** One line per framework found: what it pins, what it gets, and whether that is right (#19 B16). */
-    public static void frameworks(PrintWriter out, dev.cudnntool.verify.VerifyReport r) {
-        for (var f : r.frameworks() == null ? List.<dev.cudnntool.verify.FrameworkReport>of() : r.frameworks()) {
+    public static void frameworks(PrintWriter out, VerifyReport r) {
+        for (var f : r.frameworks() == null ? List.<FrameworkReport>of() : r.frameworks()) {
             String gets = f.loads() == null ? "gets no cuDNN" : "gets " + Text.oneLine(f.loads().path())
                     + (f.loads().version() == null ? "" : " (cuDNN " + Text.oneLine(f.loads().version()) + ")");
             out.println("framework " + Text.oneLine(f.name() + " " + f.version()) + " in " + Text.oneLine(f.site()) + ": "

@@ -1,16 +1,17 @@
 package dev.cudnntool.cli.view;
-
-import dev.cudnntool.diagnosis.CudnnCopy;
-
 import dev.cudnntool.Finding;
+import dev.cudnntool.Severity;
 import dev.cudnntool.Text;
+import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.owner.Owner;
+import dev.cudnntool.verify.Verdict;
 import dev.cudnntool.verify.VerifyReport;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code cudnn verify --report} (#19 B20): Markdown to paste into a bug report. The machine, driver,
@@ -34,7 +35,7 @@ public final class ReportView {
         List<String> md = new ArrayList<>();
         md.add("### cuDNN report (" + toolVersion + ", `cudnn verify --report`)");
         md.add("");
-        md.add("- **Result:** " + (!r.ok() ? count(r.findings()) + " error(s)" : r.verdict() == dev.cudnntool.verify.Verdict.UNKNOWN
+        md.add("- **Result:** " + (!r.ok() ? count(r.findings()) + " error(s)" : r.verdict() == Verdict.UNKNOWN
                 ? "no errors, but could not check everything" : "no errors") + " (exit " + exit + ")");
         if (r.platform() != null) {
             md.add("- **Machine:** " + code(r.platform().os() + " " + r.platform().arch()) + (r.platform().wsl() ? " (WSL)" : "")
@@ -87,7 +88,7 @@ public final class ReportView {
         md.add("**Findings**");
         md.add("");
         for (Finding f : r.findings()) {
-            md.add("- " + f.severity().name().toLowerCase(java.util.Locale.ROOT) + " `" + f.id() + "`: " + cell(f.message())
+            md.add("- " + f.severity().name().toLowerCase(Locale.ROOT) + " `" + f.id() + "`: " + cell(f.message())
                     + (f.fix() == null || f.fix().isEmpty() ? "" : " — fix: " + cell(f.fix())));
         }
         md.add("");
@@ -101,7 +102,7 @@ public final class ReportView {
     }
 
     private static long count(List<Finding> findings) {
-        return findings.stream().filter(f -> f.severity() == dev.cudnntool.Severity.ERROR).count();
+        return findings.stream().filter(f -> f.severity() == Severity.ERROR).count();
     }
 
     /** A value in a code span: one printable line, no backtick, never empty. */

@@ -1,11 +1,13 @@
 package dev.cudnntool.host.fetch;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Where {@code cudnn install --release} keeps the archives it fetches: a per-user cache, so one
@@ -55,14 +57,14 @@ public final class ArchiveCache {
         try {
             String t = host.windows() && blankToNull(host.env("TEMP")) != null ? host.env("TEMP") : System.getProperty("java.io.tmpdir");
             Path base = host.path(t);
-            java.nio.file.Files.createDirectories(base);
+            Files.createDirectories(base);
             if (base.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                return java.nio.file.Files.createTempDirectory(base, "cudnn-tool-fetch-",
-                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                return Files.createTempDirectory(base, "cudnn-tool-fetch-",
+                        PosixFilePermissions.asFileAttribute(
+                                PosixFilePermissions.fromString("rwx------")));
             }
-            return java.nio.file.Files.createTempDirectory(base, "cudnn-tool-fetch-");
-        } catch (java.io.IOException | RuntimeException x) {
+            return Files.createTempDirectory(base, "cudnn-tool-fetch-");
+        } catch (IOException | RuntimeException x) {
             throw new ToolException(ExitCode.TARGET_NOT_WRITABLE, "cannot create a private temporary folder: " + x.getMessage(),
                     "set " + ENV + " to a folder of your own", x);
         }

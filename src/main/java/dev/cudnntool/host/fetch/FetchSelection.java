@@ -1,5 +1,4 @@
 package dev.cudnntool.host.fetch;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
@@ -10,6 +9,7 @@ import dev.cudnntool.host.ReleaseFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -74,7 +74,7 @@ public final class FetchSelection {
             throw new ToolException(ExitCode.USAGE, "--sha256 " + Text.printable(Text.oneLine(hex)) + " is not 64 hex digits",
                     "pass the archive's sha256 as sha256sum prints it");
         }
-        return hex.toLowerCase(java.util.Locale.ROOT);
+        return hex.toLowerCase(Locale.ROOT);
     }
 
     /** The one archive {@code fetch WHAT} downloads. */

@@ -1,12 +1,13 @@
 package dev.cudnntool.host.fetch;
-
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Where {@code cudnn fetch} gets a file: NVIDIA's redist server (the catalogue's URL), a mirror's
@@ -27,9 +28,9 @@ public record FetchSource(String base, Path folder) {
             URI u = new URI(t);
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
             if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null) {
-                throw new java.net.URISyntaxException(t, "not an http or https URL with a host");
+                throw new URISyntaxException(t, "not an http or https URL with a host");
             }
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new ToolException(ExitCode.USAGE, option + " " + Text.printable(Text.oneLine(Secrets.redact(t))) + " is not an http(s) URL",
                     "pass the mirror's base URL (https://mirror.example/cudnn/redist/) or a folder holding the archives", e);
         }
@@ -51,12 +52,12 @@ public record FetchSource(String base, Path folder) {
      * or the mirror's (the redist path under BASE; an archive of NVIDIA's older folder at BASE/FILE); empty only for a
      * name NVIDIA serves from no folder known. It may hold the mirror's user and password: print it through {@link Secrets}.
      */
-    public java.util.Optional<String> url(CatalogueEntry e) {
+    public Optional<String> url(CatalogueEntry e) {
         if (base == null) {
             return e.downloadUrl();
         }
         String relative = e.downloadUrl().filter(u -> u.startsWith(CatalogueEntry.REDIST))
                 .map(u -> u.substring(CatalogueEntry.REDIST.length())).orElse(e.fileName());
-        return java.util.Optional.of(base + relative);
+        return Optional.of(base + relative);
     }
 }

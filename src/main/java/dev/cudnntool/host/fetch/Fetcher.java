@@ -1,7 +1,8 @@
 package dev.cudnntool.host.fetch;
-
 import dev.cudnntool.ExitCode;
+import dev.cudnntool.Failures;
 import dev.cudnntool.Hex;
+import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
@@ -11,10 +12,13 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,7 +59,7 @@ public final class Fetcher {
         String from = source.folder() != null ? source.folder().resolve(e.fileName()).toString()
                 : source.url(e).orElse(null);
         String shown = Secrets.redact(from);
-        java.nio.file.attribute.UserPrincipal caller = SafeFiles.caller(dir.getFileSystem());
+        UserPrincipal caller = SafeFiles.caller(dir.getFileSystem());
         boolean destThere = SafeFiles.plainOwnFile(dest, caller);
         SafeFiles.plainOwnFile(part, caller);
         if (destThere) {
@@ -84,7 +88,7 @@ public final class Fetcher {
             try {
                 uri = URI.create(from);
             } catch (IllegalArgumentException x) {
-                throw new ToolException(ExitCode.USAGE, "the URL " + dev.cudnntool.Text.printable(dev.cudnntool.Text.oneLine(shown))
+                throw new ToolException(ExitCode.USAGE, "the URL " + Text.printable(Text.oneLine(shown))
                         + " is not a valid URL", "check --from or CUDNN_TOOL_MIRROR (a user or password must be %-encoded)");
             }
             download(e, uri, part);
@@ -207,7 +211,7 @@ public final class Fetcher {
 
     /** The failure in words (#31 item 7): "could not connect to HOST", never the exception's class name. */
     private static String describe(IOException x, URI url) {
-        return Secrets.redact(dev.cudnntool.Failures.words(x, url.getHost()));
+        return Secrets.redact(Failures.words(x, url.getHost()));
     }
 
     /** What the status means: the offset the body starts at, -1 to ask again from zero, or an exit. */
@@ -235,7 +239,7 @@ public final class Fetcher {
 
     /** NVIDIA's download host (a 401/403 from it is NVIDIA's answer; from any other host, the mirror's). */
     static boolean nvidia(URI url) {
-        String h = url.getHost() == null ? "" : url.getHost().toLowerCase(java.util.Locale.ROOT);
+        String h = url.getHost() == null ? "" : url.getHost().toLowerCase(Locale.ROOT);
         return h.equals("developer.download.nvidia.com") || h.endsWith(".nvidia.com");
     }
 
@@ -302,10 +306,10 @@ public final class Fetcher {
             if (have == 0) {
                 Files.deleteIfExists(part); // a plain file of ours (checked), or a link: removed as itself, never followed
                 out = Files.newOutputStream(part, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                        LinkOption.NOFOLLOW_LINKS);
             } else {
                 SafeFiles.plainOwnFile(part, SafeFiles.caller(part.getFileSystem()));
-                out = Files.newOutputStream(part, StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                out = Files.newOutputStream(part, StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
             }
         } catch (ToolException x) {
             throw x;

@@ -1,7 +1,7 @@
 package dev.cudnntool.host.fetch;
-
 import dev.cudnntool.host.Host;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +44,7 @@ public final class HttpDownloader implements Downloader {
 
     private Response send(HttpRequest.Builder b) throws IOException {
         try {
-            HttpResponse<java.io.InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
             return new Response(r.statusCode(), r.headers().firstValue("Content-Range").orElse(null),
                     r.headers().firstValueAsLong("Content-Length").orElse(-1), r.body());
         } catch (InterruptedException e) {

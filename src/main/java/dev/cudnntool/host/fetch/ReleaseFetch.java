@@ -1,7 +1,21 @@
 package dev.cudnntool.host.fetch;
-
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ReadProgress;
+import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.ReleaseFilter;
+import dev.cudnntool.host.Toolkit;
+import dev.cudnntool.host.ToolkitLocator;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The archive {@code cudnn install --release} installs, as the JSON object {@code fetch} shows it.
@@ -19,7 +33,7 @@ import java.nio.file.Path;
  */
 public record ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
                            boolean cached, boolean downloaded,
-                           @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                           @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
                            String cacheWarning) {
     public ReleaseFetch(String release, String file, String url, Long size, String sha256, String path,
                         boolean cached, boolean downloaded) {
@@ -48,13 +62,13 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
      * checking size and sha256 ({@link Fetcher}). A dry run fetches nothing: it says whether the cache has a
      * file of the catalogue's size already.
      */
-    public static ReleaseFetch resolve(dev.cudnntool.host.Host host, dev.cudnntool.archive.catalogue.Catalogue catalogue,
-                                       dev.cudnntool.host.ReleaseFilter filter, String release, Path cudaPath,
-                                       FetchSource source, boolean dryRun, java.time.Duration timeout,
-                                       dev.cudnntool.archive.ReadProgress progress) {
+    public static ReleaseFetch resolve(Host host, Catalogue catalogue,
+                                       ReleaseFilter filter, String release, Path cudaPath,
+                                       FetchSource source, boolean dryRun, Duration timeout,
+                                       ReadProgress progress) {
         Integer toolkitMajor = null;
         if (filter.cuda() == null) {
-            dev.cudnntool.host.Toolkit t = dev.cudnntool.host.ToolkitLocator.locate(host, cudaPath, null).chosen();
+            Toolkit t = ToolkitLocator.locate(host, cudaPath, null).chosen();
             toolkitMajor = t == null || t.version() == null ? null : t.version().major();
         }
         CatalogueEntry e = ManifestLookup.select(catalogue, filter, release, toolkitMajor, null, source,
@@ -67,9 +81,9 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
         if (dryRun) {
             boolean cached;
             try {
-                cached = notOwn == null && SafeFiles.present(dest) && java.nio.file.Files.isRegularFile(dest, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                        && (e.size() == null || java.nio.file.Files.size(dest) == e.size());
-            } catch (java.io.IOException x) {
+                cached = notOwn == null && SafeFiles.present(dest) && Files.isRegularFile(dest, LinkOption.NOFOLLOW_LINKS)
+                        && (e.size() == null || Files.size(dest) == e.size());
+            } catch (IOException x) {
                 cached = false;
             }
             return planned(release, e, source, dest, cached).warned(warning);
@@ -85,26 +99,26 @@ public record ReleaseFetch(String release, String file, String url, Long size, S
      * ({@code --from DIR}: the file is there), throwing what the real run would end with (3 not on the server or
      * refused, or of another length; 4 the network or the server failing). Nothing when the cache has it.
      */
-    public void checkExists(dev.cudnntool.host.Host host, FetchSource source, java.time.Duration timeout) {
+    public void checkExists(Host host, FetchSource source, Duration timeout) {
         if (cached) {
             return;
         }
-        CatalogueEntry e = dev.cudnntool.archive.catalogue.CatalogueEntry.of(file, "0".repeat(64), size);
+        CatalogueEntry e = CatalogueEntry.of(file, "0".repeat(64), size);
         if (source.folder() != null) {
-            if (!java.nio.file.Files.isRegularFile(source.folder().resolve(e.fileName()))) {
-                throw new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not in "
+            if (!Files.isRegularFile(source.folder().resolve(e.fileName()))) {
+                throw new ToolException(ExitCode.ARCHIVE_REJECTED, e.fileName() + " is not in "
                         + source.folder(), "put NVIDIA's file there, or fetch from another source (--from URL, or without --from: NVIDIA's server)");
             }
             return;
         }
-        String url = (source.base() == null && this.url != null && !this.url.contains("***") ? java.util.Optional.of(this.url)
-                : source.url(e)).orElseThrow(() -> new dev.cudnntool.ToolException(dev.cudnntool.ExitCode.ARCHIVE_REJECTED,
+        String url = (source.base() == null && this.url != null && !this.url.contains("***") ? Optional.of(this.url)
+                : source.url(e)).orElseThrow(() -> new ToolException(ExitCode.ARCHIVE_REJECTED,
                 e.fileName() + " has no public URL known", "download it yourself, then cudnn install --archive FILE"));
-        Fetcher.exists(new HttpDownloader(host, timeout), e, java.net.URI.create(url));
+        Fetcher.exists(new HttpDownloader(host, timeout), e, URI.create(url));
     }
 
     /** The file to install: the cache's copy. */
-    public Path path(dev.cudnntool.host.Host host) {
+    public Path path(Host host) {
         return host.path(path);
     }
 }

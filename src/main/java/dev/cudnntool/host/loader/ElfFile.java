@@ -1,13 +1,14 @@
 package dev.cudnntool.host.loader;
-
+import dev.cudnntool.Arch;
+import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import dev.cudnntool.BoundedFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -67,15 +68,15 @@ public final class ElfFile {
         public static final int ARM = 40;
 
         /** The archive architecture this machine code runs, or OTHER (32-bit, big-endian, anything cuDNN is not built for). */
-        public dev.cudnntool.Arch arch() {
+        public Arch arch() {
             if (!bits64 || !littleEndian) {
-                return dev.cudnntool.Arch.OTHER;
+                return Arch.OTHER;
             }
             return switch (code) {
-                case X86_64 -> dev.cudnntool.Arch.X86_64;
-                case AARCH64 -> dev.cudnntool.Arch.AARCH64;
-                case PPC64 -> dev.cudnntool.Arch.PPC64LE;
-                default -> dev.cudnntool.Arch.OTHER;
+                case X86_64 -> Arch.X86_64;
+                case AARCH64 -> Arch.AARCH64;
+                case PPC64 -> Arch.PPC64LE;
+                default -> Arch.OTHER;
             };
         }
 
@@ -185,7 +186,7 @@ public final class ElfFile {
             }
             long[] budget = {MAX_TABLES_TOTAL};
             long[] decoded = {MAX_DECODED, MAX_ENTRIES_VISITED};
-            java.util.Set<List<Long>> seen = new java.util.HashSet<>();
+            Set<List<Long>> seen = new HashSet<>();
             List<ByteBuffer> sections = new ArrayList<>();
             for (int i = 0; i < shnum; i++) {
                 sections.add(readAt(ch, shoff + (long) i * shentsize, 64));

@@ -1,12 +1,13 @@
 package dev.cudnntool.host.loader;
-
-import dev.cudnntool.host.Host;
 import dev.cudnntool.Arch;
+import dev.cudnntool.BoundedFiles;
+import dev.cudnntool.host.Host;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import dev.cudnntool.BoundedFiles;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,7 +141,7 @@ public final class LdSoCache {
                     continue; // '/' or '/..': a folder root is no library file, and no loader opens it as one
                 }
                 out.add(new Entry(key, file, flags));
-            } catch (java.nio.file.InvalidPathException e) {
+            } catch (InvalidPathException e) {
                 // a path no loader could open either
             }
         }
@@ -184,7 +185,7 @@ public final class LdSoCache {
 
     /** Writes a new-format cache (little-endian) of these entries: for tests and fakes. */
     public static byte[] write(List<String[]> nameAndPath, int flags) {
-        java.io.ByteArrayOutputStream strings = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream strings = new ByteArrayOutputStream();
         int tableEnd = NEW_HEADER + nameAndPath.size() * NEW_ENTRY;
         ByteBuffer head = ByteBuffer.allocate(tableEnd).order(ByteOrder.LITTLE_ENDIAN);
         head.put(NEW_MAGIC.getBytes(StandardCharsets.US_ASCII));

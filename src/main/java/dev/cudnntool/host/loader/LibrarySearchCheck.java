@@ -1,22 +1,24 @@
 package dev.cudnntool.host.loader;
-
-import dev.cudnntool.host.FolderListing;
-import dev.cudnntool.host.Host;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cudnntool.Finding;
-import dev.cudnntool.Fix;
 import dev.cudnntool.FindingId;
+import dev.cudnntool.Fix;
 import dev.cudnntool.archive.name.CudnnVersion;
 import dev.cudnntool.archive.name.LibraryName;
+import dev.cudnntool.host.FolderListing;
+import dev.cudnntool.host.Host;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Whether the loader will find the cuDNN in {@code runtimeDir}, and every other cuDNN it could
@@ -164,7 +166,7 @@ public final class LibrarySearchCheck {
         }
         List<Path> files = FolderListing.glob(dir, host.windows() ? "{cudnn64_*.dll,CUDNN64_*.DLL}" : "libcudnn.so.*");
         Map<Integer, String> siblings = siblingVersions(files);
-        java.util.Set<Integer> majors = new java.util.HashSet<>();
+        Set<Integer> majors = new HashSet<>();
         for (Path f : files) {
             Optional<LibraryName> n = LibraryName.parse(f.getFileName().toString());
             if (n.isEmpty() || !n.get().base().equals("cudnn") || n.get().major() == null) {
@@ -193,7 +195,7 @@ public final class LibrarySearchCheck {
 
     /** Major to the release the first full-version name of that major tells (libcudnn.so.9.5.1: 9 to 9.5.1). */
     public static Map<Integer, String> siblingVersions(List<Path> files) {
-        Map<Integer, String> out = new java.util.HashMap<>();
+        Map<Integer, String> out = new HashMap<>();
         for (Path s : files) {
             Optional<LibraryName> t = LibraryName.parse(s.getFileName().toString());
             if (t.isPresent() && t.get().version() != null && t.get().major() != null) {

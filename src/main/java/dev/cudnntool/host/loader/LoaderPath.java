@@ -1,20 +1,22 @@
 package dev.cudnntool.host.loader;
-
-import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Text;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.host.searchpath.SearchPath;
 import dev.cudnntool.host.searchpath.SearchPathStores;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where the system loader looks for a library loaded by bare name, in its order, and which
@@ -237,7 +239,7 @@ public final class LoaderPath {
         final Host host;
         final List<ConfLine> lines = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
-        final java.util.Set<String> seen = new java.util.HashSet<>();
+        final Set<String> seen = new HashSet<>();
         int lineCount;
 
         ConfReader(Host host) {
@@ -369,7 +371,7 @@ public final class LoaderPath {
 
     private static Object fileKey(Path p) {
         try {
-            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            return Files.readAttributes(p, BasicFileAttributes.class).fileKey();
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -1,11 +1,14 @@
 package dev.cudnntool.host.loader;
-
+import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
-import dev.cudnntool.BoundedFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads the two things the tool needs from a Windows DLL, in pure Java and on any file system:
@@ -58,7 +61,7 @@ public final class PeFile {
                 ByteBuffer s = readAt(ch, table + 40L * i, 40);
                 byte[] nameBytes = new byte[8];
                 s.get(0, nameBytes);
-                String name = new String(nameBytes, java.nio.charset.StandardCharsets.US_ASCII).replace("\0", "");
+                String name = new String(nameBytes, StandardCharsets.US_ASCII).replace("\0", "");
                 if (name.equals(".rsrc")) {
                     long rawSize = Integer.toUnsignedLong(s.getInt(16));
                     long rawPtr = Integer.toUnsignedLong(s.getInt(20));
@@ -74,41 +77,41 @@ public final class PeFile {
      * Why Windows cannot map this image, or empty when its headers, section table and every
      * section's raw data fit inside the file (a copy cut short fails otherwise).
      */
-    public static java.util.Optional<String> damage(Path file) throws IOException {
+    public static Optional<String> damage(Path file) throws IOException {
         try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             long size = ch.size();
             if (size < 64) {
-                return java.util.Optional.of("it is only " + size + " bytes, too short for a DLL");
+                return Optional.of("it is only " + size + " bytes, too short for a DLL");
             }
             ByteBuffer dos = readAt(ch, 0, 64);
             if (dos.getShort(0) != 0x5A4D) {
-                return java.util.Optional.of("it is not a Windows DLL (no MZ header)");
+                return Optional.of("it is not a Windows DLL (no MZ header)");
             }
             long peOffset = Integer.toUnsignedLong(dos.getInt(0x3C));
             if (peOffset + 24 > size) {
-                return java.util.Optional.of("its PE header lies past the end of the file (cut short)");
+                return Optional.of("its PE header lies past the end of the file (cut short)");
             }
             ByteBuffer coff = readAt(ch, peOffset, 24);
             int sections = Short.toUnsignedInt(coff.getShort(6));
             long table = peOffset + 24 + Short.toUnsignedInt(coff.getShort(20));
             if (table + 40L * sections > size) {
-                return java.util.Optional.of("its section table ends at byte " + (table + 40L * sections)
+                return Optional.of("its section table ends at byte " + (table + 40L * sections)
                         + " but the file has " + size + " bytes (cut short)");
             }
             for (int i = 0; i < sections; i++) {
                 ByteBuffer s = readAt(ch, table + 40L * i, 40);
                 long end = Integer.toUnsignedLong(s.getInt(20)) + Integer.toUnsignedLong(s.getInt(16));
                 if (Integer.toUnsignedLong(s.getInt(16)) > 0 && end > size) {
-                    return java.util.Optional.of("its section " + i + " ends at byte " + end + " but the file has " + size
+                    return Optional.of("its section " + i + " ends at byte " + end + " but the file has " + size
                             + " bytes (cut short)");
                 }
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
     /** The names a DLL exports (its export directory's name table), as dumpbin /exports lists them. */
-    public static java.util.Set<String> exports(Path file) throws IOException {
+    public static Set<String> exports(Path file) throws IOException {
         try (SeekableByteChannel ch = BoundedFiles.open(file)) {
             ByteBuffer dos = readAt(ch, 0, 64);
             if (dos.getShort(0) != 0x5A4D) {
@@ -125,7 +128,7 @@ public final class PeFile {
             ByteBuffer opt = readAt(ch, peOffset + 24, optionalSize);
             int dirStart = opt.getShort(0) == 0x20b ? 112 : 96; // PE32+ or PE32: the data directories
             if (optionalSize < dirStart + 8) {
-                return java.util.Set.of();
+                return Set.of();
             }
             long exportRva = Integer.toUnsignedLong(opt.getInt(dirStart));
             long table = peOffset + 24 + optionalSize;
@@ -135,7 +138,7 @@ public final class PeFile {
                 map[i] = new long[] {Integer.toUnsignedLong(s.getInt(12)), Integer.toUnsignedLong(s.getInt(8)),
                         Integer.toUnsignedLong(s.getInt(20)), Integer.toUnsignedLong(s.getInt(16))};
             }
-            java.util.Set<String> out = new java.util.LinkedHashSet<>();
+            Set<String> out = new LinkedHashSet<>();
             if (exportRva == 0) {
                 return out;
             }

@@ -1,5 +1,5 @@
 package dev.cudnntool.host.loader;
-
+import dev.cudnntool.Text;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.searchpath.SearchPath;
 import java.io.IOException;
@@ -36,7 +36,7 @@ public final class ProgramLoader {
                         List.copyOf(info.needed()), null);
             } catch (IOException | RuntimeException e) {
                 return new Program(elf, List.of(), List.of(), List.of(), e.getMessage() == null ? "it cannot be read"
-                        : dev.cudnntool.Text.printable(e.getMessage()));
+                        : Text.printable(e.getMessage()));
             }
         }
 

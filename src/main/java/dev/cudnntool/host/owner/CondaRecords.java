@@ -1,5 +1,4 @@
 package dev.cudnntool.host.owner;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -9,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * conda's records: each {@code <env>/conda-meta/<name>-<version>-<build>.json} holds the package's
@@ -42,7 +42,7 @@ final class CondaRecords {
     }
 
     /** @param unread told each conda-meta record that could not be read (the owner was not checked) */
-    static Optional<Owner> ownerOf(Path env, Path file, java.util.function.Consumer<Path> unread) {
+    static Optional<Owner> ownerOf(Path env, Path file, Consumer<Path> unread) {
         String rel = PythonRecords.relative(env, file);
         if (rel == null) {
             return Optional.empty();

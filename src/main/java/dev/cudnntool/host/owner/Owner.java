@@ -1,7 +1,7 @@
 package dev.cudnntool.host.owner;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.cudnntool.Fix;
 import java.util.Locale;
 
 /**
@@ -42,7 +42,7 @@ public record Owner(Kind kind, String name, String version, @com.fasterxml.jacks
     /** #32 item 5: the environment as one argument, quoted for the shell of its OS (a drive letter or backslash: PowerShell). */
     private String envArg() {
         boolean windows = env.contains("\\") || env.length() > 1 && env.charAt(1) == ':';
-        return dev.cudnntool.Fix.quote(dev.cudnntool.Fix.Shell.of(windows), env);
+        return Fix.quote(Fix.Shell.of(windows), env);
     }
 
     /** The owner's own command that takes its files away (before an install replaces them). Null for tool and none. */

@@ -1,8 +1,7 @@
 package dev.cudnntool.host.owner;
-
-import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
+import dev.cudnntool.host.RealPaths;
 import dev.cudnntool.host.TrustedPrograms;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,9 +9,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which package manager answers for a file: pip (a {@code *.dist-info/RECORD} of its site-packages
@@ -26,7 +27,7 @@ public final class Owners {
     private final Host host;
     private final DpkgRecords dpkg;
     private final Map<Path, Owner> known = new HashMap<>();
-    private final java.util.Set<Path> unread = new java.util.LinkedHashSet<>();
+    private final Set<Path> unread = new LinkedHashSet<>();
 
     public Owners(Host host) {
         this.host = host;

@@ -1,5 +1,4 @@
 package dev.cudnntool.host.owner;
-
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -8,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** What a package manager's name or version may look like; anything else read from its records is refused. */
@@ -53,7 +53,7 @@ final class PackageNames {
 
     /** The records worth reading first: cuDNN's own packages, then the frameworks that bundle it. */
     static int priority(String fileName) {
-        String n = fileName.toLowerCase(java.util.Locale.ROOT);
+        String n = fileName.toLowerCase(Locale.ROOT);
         if (n.contains("cudnn")) {
             return 0;
         }

@@ -1,11 +1,11 @@
 package dev.cudnntool.host.owner;
-
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * pip's records: each {@code <site-packages>/<name>-<version>.dist-info/RECORD} lists, as CSV, every
@@ -39,7 +39,7 @@ final class PythonRecords {
     }
 
     /** @param unread told each RECORD that could not be read (it may list the file: the owner was not checked) */
-    static Optional<Owner> ownerOf(Path site, Path file, java.util.function.Consumer<Path> unread) {
+    static Optional<Owner> ownerOf(Path site, Path file, Consumer<Path> unread) {
         String rel = relative(site, file);
         if (rel == null) {
             return Optional.empty();

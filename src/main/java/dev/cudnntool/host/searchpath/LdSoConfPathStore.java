@@ -1,5 +1,4 @@
 package dev.cudnntool.host.searchpath;
-
 import dev.cudnntool.BoundedFiles;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ProcessResult;
@@ -11,22 +10,23 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
+import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.HexFormat;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Linux: one file per install, {@code /etc/ld.so.conf.d/cudnn-tool-<id>.conf}, naming the runtime
@@ -55,7 +55,7 @@ public class LdSoConfPathStore implements SearchPathStore {
 
     @Override
     public boolean holds(String installId) {
-        return Files.exists(file(installId), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return Files.exists(file(installId), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Something other than a regular file where the conf file goes (a link, a folder, a FIFO): never read, written through or replaced. */
@@ -137,8 +137,8 @@ public class LdSoConfPathStore implements SearchPathStore {
         syncFolder(confDir());
     }
 
-    private static java.util.Set<OpenOption> openNew() {
-        return java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    private static Set<OpenOption> openNew() {
+        return Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     }
 
     private static FileAttribute<?>[] permissions(Path p) {

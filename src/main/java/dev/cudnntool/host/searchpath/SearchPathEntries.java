@@ -1,8 +1,8 @@
 package dev.cudnntool.host.searchpath;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -178,7 +178,7 @@ public final class SearchPathEntries {
         if (!added) {
             return env;
         }
-        Map<String, String> out = new java.util.HashMap<>(env);
+        Map<String, String> out = new HashMap<>(env);
         out.put(key, String.join(";", entries));
         return out;
     }

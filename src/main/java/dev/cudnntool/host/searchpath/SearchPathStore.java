@@ -1,8 +1,8 @@
 package dev.cudnntool.host.searchpath;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Where the loader's search path is kept for good, as raw stored values: on Windows the
@@ -17,7 +17,7 @@ public interface SearchPathStore {
         USER, MACHINE;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.cudnntool.host.searchpath;
-
+import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.RegistryPath;
-import dev.cudnntool.OsFamily;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,8 +41,8 @@ public final class SearchPathStores {
         }
 
         @Override
-        public void write(Scope scope, String installId, Raw value) throws java.io.IOException {
-            throw new java.io.IOException("there is no Windows registry on this machine");
+        public void write(Scope scope, String installId, Raw value) throws IOException {
+            throw new IOException("there is no Windows registry on this machine");
         }
 
         @Override

@@ -1,5 +1,4 @@
 package dev.cudnntool.host.searchpath;
-
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.platform.win32.Advapi32;
@@ -13,6 +12,7 @@ import com.sun.jna.platform.win32.WinReg;
 import com.sun.jna.ptr.IntByReference;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -63,7 +63,7 @@ public final class WindowsRegistryPathStore implements SearchPathStore {
             byte[] data = new byte[size.getValue()];
             rc = Advapi32.INSTANCE.RegQueryValueEx(k, VALUE, 0, type, data, size);
             check(rc, "reading " + location(scope, null));
-            return new Raw(type.getValue(), java.util.Arrays.copyOf(data, size.getValue()));
+            return new Raw(type.getValue(), Arrays.copyOf(data, size.getValue()));
         } finally {
             Advapi32Util.registryCloseKey(k);
         }

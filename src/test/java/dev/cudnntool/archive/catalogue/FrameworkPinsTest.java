@@ -1,10 +1,11 @@
 package dev.cudnntool.archive.catalogue;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FrameworkPinsTest {
@@ -45,7 +46,7 @@ class FrameworkPinsTest {
 
     @Test
     void everyTorchReleaseFrom21PinsItsCudnnWithTheMetadataLine() {
-        java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
+        Map<String, String> expected = new LinkedHashMap<>();
         for (String v : new String[] {"2.1.0", "2.1.1", "2.1.2", "2.2.0", "2.2.1", "2.2.2", "2.3.0", "2.3.1"}) {
             expected.put(v, "8.9.2.26");
         }

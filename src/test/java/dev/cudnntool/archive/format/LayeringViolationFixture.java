@@ -1,4 +1,5 @@
 package dev.cudnntool.archive.format;
+import dev.cudnntool.archive.ArchiveInspector;
 
 /** Test-only: a format reader that uses the inspector above it, so the rule inside a capability has something to catch. */
 public final class LayeringViolationFixture {
@@ -6,6 +7,6 @@ public final class LayeringViolationFixture {
     }
 
     public static String upward() {
-        return dev.cudnntool.archive.ArchiveInspector.class.getName();
+        return ArchiveInspector.class.getName();
     }
 }

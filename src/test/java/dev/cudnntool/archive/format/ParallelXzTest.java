@@ -1,9 +1,4 @@
 package dev.cudnntool.archive.format;
-
-import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.InspectionLimits;
-import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -23,6 +22,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZInputStream;
 import org.tukaani.xz.XZOutputStream;
 
 /** Multi-block .xz files (as multi-threaded xz writes them) are decoded in parallel, in order, intact. */
@@ -82,7 +82,7 @@ class ParallelXzTest {
         // Build the fixture's tar, then compress it in many blocks and flip bytes in the middle.
         Path xz = f.writeTo(dir);
         byte[] tarBytes;
-        try (InputStream in = new org.tukaani.xz.XZInputStream(Files.newInputStream(xz))) {
+        try (InputStream in = new XZInputStream(Files.newInputStream(xz))) {
             tarBytes = in.readAllBytes();
         }
         Files.write(tar, tarBytes);

@@ -1,8 +1,4 @@
 package dev.cudnntool.archive.format;
-
-import dev.cudnntool.archive.catalogue.CatalogueTest;
-import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,17 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.catalogue.CatalogueTest;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.testing.ArchiveFixture;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Random;
+import java.util.zip.CRC32;
+import java.util.zip.ZipFile;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 
 /**
  * Red-team cases for the zip reader of today's commits ({@link ParallelZip}, {@link ZipEntryInput},
@@ -131,20 +140,20 @@ class RedTeamZipTest {
         assertEquals(0x06054b50, bb.getInt(eocd));
         int cen = cen(b, "bin/cudnn64_8.dll");
         int len = 46 + (bb.getShort(cen + 28) & 0xffff) + (bb.getShort(cen + 30) & 0xffff) + (bb.getShort(cen + 32) & 0xffff);
-        byte[] copy = java.util.Arrays.copyOfRange(b, cen, cen + len);
+        byte[] copy = Arrays.copyOfRange(b, cen, cen + len);
         copy[46 + (bb.getShort(cen + 28) & 0xffff) - 5] = 'X'; // ...cudnn64_X.dll, the same local header and bytes
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(b, 0, eocd);
         out.write(copy);
-        byte[] end = java.util.Arrays.copyOfRange(b, eocd, b.length);
+        byte[] end = Arrays.copyOfRange(b, eocd, b.length);
         ByteBuffer eb = ByteBuffer.wrap(end).order(ByteOrder.LITTLE_ENDIAN);
         eb.putShort(8, (short) (eb.getShort(8) + 1));
         eb.putShort(10, (short) (eb.getShort(10) + 1));
         eb.putInt(12, eb.getInt(12) + len);
         out.write(end);
         Files.write(zip, out.toByteArray());
-        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zip.toFile())) {
-            assertEquals(1, java.util.Collections.list(z.entries()).stream().filter(e -> e.getName().endsWith("bin/cudnn64_X.dll")).count(),
+        try (ZipFile z = new ZipFile(zip.toFile())) {
+            assertEquals(1, Collections.list(z.entries()).stream().filter(e -> e.getName().endsWith("bin/cudnn64_X.dll")).count(),
                     "java.util.zip reads the second record");
         }
         String m = refused(zip).getMessage();
@@ -184,16 +193,16 @@ class RedTeamZipTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"auto", "java"})
     void aMultiBlockXzWhoseIndexLiesIsRefusedAsDamagedInTheEnd(String decoder) throws Exception {
         String top = "cudnn-linux-x86_64-8.9.5.30_cuda12-archive";
-        java.util.Random r = new java.util.Random(3);
+        Random r = new Random(3);
         byte[] small = new byte[20_000];
         byte[] noise = new byte[1_500_000];
         r.nextBytes(small);
         r.nextBytes(noise);
-        java.io.ByteArrayOutputStream bo = new java.io.ByteArrayOutputStream();
-        org.tukaani.xz.XZOutputStream xz = new org.tukaani.xz.XZOutputStream(bo, new org.tukaani.xz.LZMA2Options(1));
-        var tar = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(xz);
+        ByteArrayOutputStream bo = new ByteArrayOutputStream();
+        XZOutputStream xz = new XZOutputStream(bo, new LZMA2Options(1));
+        var tar = new TarArchiveOutputStream(xz);
         for (Object[] e : new Object[][] {{"small.bin", small}, {"zeros.bin", new byte[64 << 20]}, {"noise.bin", noise}}) {
-            var entry = new org.apache.commons.compress.archivers.tar.TarArchiveEntry(top + "/" + e[0]);
+            var entry = new TarArchiveEntry(top + "/" + e[0]);
             entry.setSize(((byte[]) e[1]).length);
             tar.putArchiveEntry(entry);
             tar.write((byte[]) e[1]);
@@ -218,7 +227,7 @@ class RedTeamZipTest {
         putVarint(f, rec0, unpadded0[0] + 1_400_000, (int) unpadded0[1]);
         putVarint(f, rec1, unpadded1[0] - 1_400_000, (int) unpadded1[1]);
         int crcAt = (int) (index + indexSize - 4);
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        CRC32 crc = new CRC32();
         crc.update(f, index, crcAt - index);
         fb.putInt(crcAt, (int) crc.getValue());
         Path archive = Files.write(Files.createDirectories(dir.resolve(decoder)).resolve(top + ".tar.xz"), f);

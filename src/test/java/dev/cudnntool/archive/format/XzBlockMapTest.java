@@ -1,9 +1,4 @@
 package dev.cudnntool.archive.format;
-
-import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.InspectionLimits;
-import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tukaani.xz.SeekableFileInputStream;
 import org.tukaani.xz.SeekableXZInputStream;
+import org.tukaani.xz.XZInputStream;
 
 /**
  * The expansion-ratio check on multi-block .xz files judges an entry by the compressed bytes the
@@ -46,8 +47,8 @@ class XzBlockMapTest {
         ArchiveFixture f = ArchiveFixture.linux("8.9.5.30", "12");
         Path plain = f.writeTo(dir.resolve("plain"));
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out);
-             var in = new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(
-                     new org.tukaani.xz.XZInputStream(Files.newInputStream(plain)))) {
+             var in = new TarArchiveInputStream(
+                     new XZInputStream(Files.newInputStream(plain)))) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             TarArchiveEntry e;
             while ((e = in.getNextEntry()) != null) {

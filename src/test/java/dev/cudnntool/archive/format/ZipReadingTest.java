@@ -1,12 +1,4 @@
 package dev.cudnntool.archive.format;
-
-import dev.cudnntool.archive.catalogue.CatalogueTest;
-import dev.cudnntool.archive.ArchiveHardeningTest;
-import dev.cudnntool.archive.ArchiveInspector;
-import dev.cudnntool.archive.InspectionLimits;
-import dev.cudnntool.archive.ArchiveItem;
-import dev.cudnntool.archive.ArchiveReport;
-import dev.cudnntool.archive.name.ArchiveName;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
+import dev.cudnntool.archive.ArchiveHardeningTest;
+import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.ArchiveItem;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.InspectionLimits;
+import dev.cudnntool.archive.catalogue.CatalogueTest;
+import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.testing.ArchiveFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -26,7 +25,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
@@ -36,6 +37,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
+import org.apache.commons.compress.archivers.zip.Zip64Mode;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -203,7 +207,7 @@ class ZipReadingTest {
         for (int i = zip.length - 46; i >= 0; i--) {
             ByteBuffer b = ByteBuffer.wrap(zip).order(ByteOrder.LITTLE_ENDIAN);
             if (b.getInt(i) == 0x02014b50 && (b.getShort(i + 28) & 0xffff) == n.length
-                    && java.util.Arrays.equals(zip, i + 46, i + 46 + n.length, n, 0, n.length)) {
+                    && Arrays.equals(zip, i + 46, i + 46 + n.length, n, 0, n.length)) {
                 return i;
             }
         }
@@ -271,11 +275,11 @@ class ZipReadingTest {
             Path zip64 = dir.resolve(stored ? "stored" : "deflated").resolve(plain.getFileName());
             Files.createDirectories(zip64.getParent());
             try (ZipFile in = new ZipFile(plain.toFile());
-                 var out = new org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream(zip64.toFile())) {
-                out.setUseZip64(org.apache.commons.compress.archivers.zip.Zip64Mode.Always);
+                 var out = new ZipArchiveOutputStream(zip64.toFile())) {
+                out.setUseZip64(Zip64Mode.Always);
                 for (ZipEntry e : Collections.list(in.entries())) {
                     byte[] bytes = in.getInputStream(e).readAllBytes();
-                    out.putArchiveEntry(withMethod(new org.apache.commons.compress.archivers.zip.ZipArchiveEntry(e.getName()),
+                    out.putArchiveEntry(withMethod(new ZipArchiveEntry(e.getName()),
                             bytes, stored ? ZipEntry.STORED : ZipEntry.DEFLATED));
                     out.write(bytes);
                     out.closeArchiveEntry();
@@ -288,7 +292,7 @@ class ZipReadingTest {
                 for (ArchiveItem item : r.entries()) {
                     ZipEntry e = z.getEntry(item.path());
                     if (e != null && !e.isDirectory()) {
-                        assertEquals(HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                                 .digest(z.getInputStream(e).readAllBytes())), item.sha256(), item.path());
                         compared++;
                     }

@@ -1,5 +1,4 @@
 package dev.cudnntool.archive.wheel;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -94,7 +94,7 @@ class WheelRecordPropertyTest {
         assertEquals(new WheelMetadata("nvidia-cudnn-cu12", "9.5.1.17"),
                 WheelMetadata.parse("w", "Metadata-Version: 2.1\r\nName: nvidia-cudnn-cu12\r\nVersion: 9.5.1.17\r\n\r\nVersion: 1\n"));
         for (String bad : List.of("Name: a\n", "Version: 1\n", "Name: a\nName: b\nVersion: 1\n", "\nName: a\nVersion: 1\n")) {
-            ToolException e = org.junit.jupiter.api.Assertions.assertThrows(ToolException.class, () -> WheelMetadata.parse("w", bad));
+            ToolException e = Assertions.assertThrows(ToolException.class, () -> WheelMetadata.parse("w", bad));
             assertEquals(ExitCode.ARCHIVE_REJECTED, e.exitCode());
         }
         assertEquals("nvidia-cudnn-cu12", WheelMetadata.normalise("NVIDIA_cudnn.cu12"));

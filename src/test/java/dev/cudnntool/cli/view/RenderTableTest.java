@@ -1,8 +1,9 @@
 package dev.cudnntool.cli.view;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.Finding;
+import dev.cudnntool.FindingId;
 import dev.cudnntool.install.RollbackService;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -64,9 +65,9 @@ class RenderTableTest {
     void rollbackSaysWhatItDidToTheSearchPath() {
         StringWriter w = new StringWriter();
         PrintWriter out = new PrintWriter(w);
-        Render.searchPath(out, List.of(dev.cudnntool.Finding.info(dev.cudnntool.FindingId.ROLLBACK_SEARCH_PATH,
+        Render.searchPath(out, List.of(Finding.info(FindingId.ROLLBACK_SEARCH_PATH,
                 "HKCU\\Environment\\Path was changed since the install: only the entry it added (C:\\cudnn\\bin) was removed"),
-                dev.cudnntool.Finding.info(dev.cudnntool.FindingId.INSTALL_ADD_TO_PATH, "not this")));
+                Finding.info(FindingId.INSTALL_ADD_TO_PATH, "not this")));
         out.flush();
         assertEquals("search path: HKCU\\Environment\\Path was changed since the install: only the entry it added"
                 + " (C:\\cudnn\\bin) was removed" + System.lineSeparator(), w.toString());

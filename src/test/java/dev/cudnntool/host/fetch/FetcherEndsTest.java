@@ -1,5 +1,4 @@
 package dev.cudnntool.host.fetch;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,9 +14,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -49,7 +50,7 @@ class FetcherEndsTest {
     }
 
     private static CatalogueEntry entry(byte[] b) throws Exception {
-        return CatalogueEntry.of(NAME, java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b)), (long) b.length);
+        return CatalogueEntry.of(NAME, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b)), (long) b.length);
     }
 
     private static Path dir() throws IOException {

@@ -1,9 +1,9 @@
 package dev.cudnntool.host.loader;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cudnntool.Arch;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
@@ -71,24 +71,24 @@ class ElfFileTest {
         Files.createDirectories(lib.getParent());
         byte[] x86 = ElfImages.cudnn("libcudnn.so.9");
         Files.write(lib, x86);
-        assertEquals(dev.cudnntool.Arch.X86_64, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals(Arch.X86_64, ElfFile.machine(lib).orElseThrow().arch());
         Files.write(lib, ElfImages.forMachine(x86, ElfImages.AARCH64));
-        assertEquals(dev.cudnntool.Arch.AARCH64, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals(Arch.AARCH64, ElfFile.machine(lib).orElseThrow().arch());
         assertTrue(ElfFile.machine(lib).orElseThrow().name().startsWith("aarch64"));
         Files.write(lib, ElfImages.forMachine(x86, ElfImages.PPC64));
-        assertEquals(dev.cudnntool.Arch.PPC64LE, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals(Arch.PPC64LE, ElfFile.machine(lib).orElseThrow().arch());
         assertEquals("ppc64le", ElfFile.machine(lib).orElseThrow().name());
         byte[] big = ElfImages.forMachine(x86, 0);
         big[5] = 2; // ELFDATA2MSB
         big[18] = 0;
         big[19] = (byte) ElfImages.PPC64;
         Files.write(lib, big);
-        assertEquals(dev.cudnntool.Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals(Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
         assertEquals("ppc64 (big-endian)", ElfFile.machine(lib).orElseThrow().name());
         byte[] i386 = ElfImages.forMachine(x86, ElfImages.I386);
         i386[4] = 1; // ELFCLASS32
         Files.write(lib, i386);
-        assertEquals(dev.cudnntool.Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
+        assertEquals(Arch.OTHER, ElfFile.machine(lib).orElseThrow().arch());
         Files.write(lib, new byte[] {0x7f, 'E', 'L', 'F'});
         assertEquals(Optional.empty(), ElfFile.machine(lib));
         Files.writeString(lib, "not an ELF file at all, but long enough");

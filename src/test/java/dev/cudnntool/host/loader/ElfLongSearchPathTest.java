@@ -1,5 +1,4 @@
 package dev.cudnntool.host.loader;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.TestHosts;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ class ElfLongSearchPathTest {
                 Files.createDirectories(lib.getParent());
                 Files.write(lib, ElfImages.so("libcudnn.so.9", List.of("libc.so.6"), rpath ? ElfImages.RPATH : ElfImages.RUNPATH,
                         joined, List.of("cudnnGetVersion")));
-                int bytes = joined.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                int bytes = joined.getBytes(StandardCharsets.UTF_8).length;
                 if (bytes <= ElfFile.MAX_PATH_LIST && dirs.size() <= 4000) {
                     ElfFile.Info info = ElfFile.read(lib, false);
                     List<String> got = rpath ? info.rpath() : info.runpath();

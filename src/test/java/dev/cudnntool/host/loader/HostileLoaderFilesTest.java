@@ -1,5 +1,4 @@
 package dev.cudnntool.host.loader;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,9 +20,11 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class HostileLoaderFilesTest {
 
     @Test
     void aHealthyImageHasNoDamage() throws Exception {
-        assertEquals(java.util.Optional.empty(), ElfFile.damage(write("ok.so", ElfImages.cudnn("libcudnn.so.9"))));
+        assertEquals(Optional.empty(), ElfFile.damage(write("ok.so", ElfImages.cudnn("libcudnn.so.9"))));
     }
 
     /** Offsets and sizes whose sum wraps past 2^63 into a negative number, which "fits" any file. */
@@ -98,7 +99,7 @@ class HostileLoaderFilesTest {
         char[] a = new char[1 << 20];
         Arrays.fill(a, 'a');
         int n = 20_000;
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         names.add(new String(a));
         for (int i = 1; i < n; i++) {
             names.add("x");

@@ -1,5 +1,4 @@
 package dev.cudnntool.host.loader;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -15,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +118,7 @@ class LdconfigReadsTheConfTest {
             for (String folder : c) {
                 Path real = root() ? scratch.resolve(folder.substring(1)) : Path.of(folder);
                 Files.createDirectories(real);
-                Files.copy(lib, real.resolve("libfoo.so.1"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(lib, real.resolve("libfoo.so.1"), StandardCopyOption.REPLACE_EXISTING);
             }
         }
         for (String[] c : accepted) {

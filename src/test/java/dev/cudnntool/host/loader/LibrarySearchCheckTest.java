@@ -1,7 +1,4 @@
 package dev.cudnntool.host.loader;
-
-import dev.cudnntool.host.RegistryPath;
-import dev.cudnntool.host.Host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.Finding;
 import dev.cudnntool.Severity;
 import dev.cudnntool.archive.name.CudnnVersion;
+import dev.cudnntool.host.Host;
+import dev.cudnntool.host.RegistryPath;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.PeImages;
 import dev.cudnntool.testing.TestHosts;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class LibrarySearchCheckTest {
     private static Host windows(FileSystem fs, String path, Map<String, String> more) throws Exception {
         Files.createDirectories(fs.getPath(TK, "bin"));
         Files.createDirectories(fs.getPath("C:\\Windows\\System32"));
-        Map<String, String> env = new java.util.HashMap<>(Map.of("Path", path, "SystemRoot", "C:\\Windows",
+        Map<String, String> env = new HashMap<>(Map.of("Path", path, "SystemRoot", "C:\\Windows",
                 "CUDA_PATH", TK, "ProgramFiles", "C:\\Program Files"));
         env.putAll(more);
         return TestHosts.windows(fs, env, new FakeRunner());

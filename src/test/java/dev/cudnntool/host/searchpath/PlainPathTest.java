@@ -1,5 +1,4 @@
 package dev.cudnntool.host.searchpath;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -11,6 +10,7 @@ import dev.cudnntool.host.searchpath.SearchPathStore.Raw;
 import dev.cudnntool.host.searchpath.SearchPathStore.Scope;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +90,7 @@ class PlainPathTest {
     static boolean validUtf16(String s) {
         try {
             StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).encode(java.nio.CharBuffer.wrap(s));
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(s));
             return true;
         } catch (CharacterCodingException e) {
             return false;

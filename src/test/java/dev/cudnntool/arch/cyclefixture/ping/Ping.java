@@ -1,4 +1,5 @@
 package dev.cudnntool.arch.cyclefixture.ping;
+import dev.cudnntool.arch.cyclefixture.pong.Pong;
 
 /** Test-only: one half of a package cycle (ping -> pong -> ping), so the no-cycle rule has something to catch. */
 public final class Ping {
@@ -6,6 +7,6 @@ public final class Ping {
     }
 
     public static String pong() {
-        return dev.cudnntool.arch.cyclefixture.pong.Pong.class.getName();
+        return Pong.class.getName();
     }
 }

@@ -1,4 +1,5 @@
 package dev.cudnntool.arch.cyclefixture.pong;
+import dev.cudnntool.arch.cyclefixture.ping.Ping;
 
 /** Test-only: uses the other package without being used back (no cycle). */
 public final class OneWay {
@@ -6,6 +7,6 @@ public final class OneWay {
     }
 
     public static String ping() {
-        return dev.cudnntool.arch.cyclefixture.ping.Ping.class.getSimpleName();
+        return Ping.class.getSimpleName();
     }
 }

@@ -1,4 +1,5 @@
 package dev.cudnntool.arch.cyclefixture.pong;
+import dev.cudnntool.arch.cyclefixture.ping.Ping;
 
 /** Test-only: the other half of a package cycle (pong -> ping -> pong). */
 public final class Pong {
@@ -6,6 +7,6 @@ public final class Pong {
     }
 
     public static String ping() {
-        return dev.cudnntool.arch.cyclefixture.ping.Ping.pong();
+        return Ping.pong();
     }
 }
