@@ -31,8 +31,8 @@ class PackageRecordsFuzzTest {
             Path lib = site.resolve(LIB);
             Files.createDirectories(lib.getParent());
             Files.writeString(lib, "\u007fELF");
-            Files.writeString(info.resolve("METADATA"), metadata, StandardCharsets.UTF_8);
-            Files.writeString(info.resolve("RECORD"), record, StandardCharsets.UTF_8);
+            FuzzFiles.writeText(info.resolve("METADATA"), metadata, StandardCharsets.UTF_8);
+            FuzzFiles.writeText(info.resolve("RECORD"), record, StandardCharsets.UTF_8);
             owner(fs, lib, metadata.length() + record.length());
         }
     }
@@ -59,8 +59,8 @@ class PackageRecordsFuzzTest {
             Files.createDirectories(lib.getParent());
             Files.writeString(lib, "\u007fELF");
             Files.createDirectories(fs.getPath("/var/lib/dpkg/info"));
-            Files.writeString(fs.getPath("/var/lib/dpkg/info/libcudnn9-cuda-12.list"), list, StandardCharsets.UTF_8);
-            Files.writeString(fs.getPath("/var/lib/dpkg/status"), status, StandardCharsets.UTF_8);
+            FuzzFiles.writeText(fs.getPath("/var/lib/dpkg/info/libcudnn9-cuda-12.list"), list, StandardCharsets.UTF_8);
+            FuzzFiles.writeText(fs.getPath("/var/lib/dpkg/status"), status, StandardCharsets.UTF_8);
             owner(fs, lib, list.length() + status.length());
         }
     }

@@ -48,7 +48,7 @@ class StateFuzzTest {
         try (FileSystem fs = TestHosts.unixFs()) {
             Path root = target(fs);
             Files.write(root.resolve(".cudnn-tool/journal.json"), journal);
-            Files.writeString(root.resolve(".cudnn-tool/journal.log"), log, StandardCharsets.ISO_8859_1);
+            FuzzFiles.writeText(root.resolve(".cudnn-tool/journal.log"), log, StandardCharsets.ISO_8859_1);
             StateReader reader = new StateReader(InstallTarget.prefix(root, OsFamily.LINUX));
             Contract.holds(journal.length + log.length(), reader::journal);
         }

@@ -36,9 +36,32 @@ public final class ZipDirectory implements AutoCloseable {
         if (!PlatformFiles.openableByName(archive)) {
             return overChannel(archive);
         }
-        ZipFile zip = new ZipFile(archive.toString());
-        return new ZipDirectory(Collections.list(zip.entries()).stream().map(ZipEntry.class::cast)
-                .collect(Collectors.toCollection(ArrayList::new)), zip);
+        ZipFile zip;
+        try {
+            zip = new ZipFile(archive.toString());
+        } catch (RuntimeException e) {
+            throw refused(e);
+        }
+        try {
+            return new ZipDirectory(Collections.list(zip.entries()).stream().map(ZipEntry.class::cast)
+                    .collect(Collectors.toCollection(ArrayList::new)), zip);
+        } catch (RuntimeException e) {
+            zip.close();
+            throw refused(e);
+        }
+    }
+
+    /**
+     * The JDK's ZipFile checks names when it opens a zip but decodes an entry's comment only when the
+     * entry is listed, and a comment that is not UTF-8 is an {@link IllegalArgumentException} there
+     * (#35, found by the fuzzer in a wheel); any unchecked failure of the JDK's reader is the zip's
+     * damage, as the channel reader's below is.
+     */
+    private static ZipException refused(RuntimeException e) {
+        ZipException z = new ZipException(e instanceof IllegalArgumentException
+                ? "invalid CEN header (bad entry name or comment)" : "invalid CEN header (" + e.getClass().getSimpleName() + ")");
+        z.initCause(e);
+        return z;
     }
 
     private static ZipDirectory overChannel(Path archive) throws IOException {
