@@ -52,6 +52,10 @@ public final class EnvFile {
         if (Files.isDirectory(file)) {
             throw new ToolException(ExitCode.USAGE, "--env-file " + file + " is a folder", "pass the path of a file (it is appended to)");
         }
+        if (Files.exists(file) && !Files.isRegularFile(file)) { // a FIFO or device would block or write elsewhere (#32)
+            throw new ToolException(ExitCode.USAGE, "--env-file " + file + " is not a regular file (a FIFO, device or socket)",
+                    "pass the path of a regular file (it is appended to)");
+        }
         Path parent = file.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
             throw new ToolException(ExitCode.USAGE, "--env-file " + file + ": its folder does not exist", "create the folder first");

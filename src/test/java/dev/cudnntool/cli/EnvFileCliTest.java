@@ -2,13 +2,19 @@ package dev.cudnntool.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cudnntool.ExitCode;
+import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.install.EnvFile;
 import dev.cudnntool.testing.ArchiveFixture;
 import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -103,5 +109,28 @@ class EnvFileCliTest {
         assertTrue(injected.err().contains("LD_LIBRARY_PATH would hold a control character"), injected.err());
         assertFalse(Files.exists(host.path("/opt/cudnn")), "nothing was installed");
         assertFalse(Files.exists(env));
+    }
+
+    @Test
+    void aFifoOrDeviceIsRefusedNeverOpened() throws Exception {
+        Path dir = Files.createTempDirectory("envfile");
+        try {
+            Path fifo = dir.resolve("env");
+            Process p = new ProcessBuilder("/usr/bin/mkfifo", fifo.toString()).redirectErrorStream(true).start();
+            assumeTrue(p.waitFor() == 0 && Files.exists(fifo), "mkfifo");
+            Host real = TestHosts.linux(FileSystems.getDefault(), Map.of(), new FakeRunner());
+            for (Path named : List.of(fifo, Path.of("/dev/null"))) {
+                ToolException e = assertThrows(ToolException.class, () -> EnvFile.check(real, named)); // returns: never opened
+                assertEquals(ExitCode.USAGE, e.exitCode());
+                assertTrue(e.getMessage().contains("is not a regular file"), e.getMessage());
+            }
+        } finally {
+            try (var s = Files.list(dir)) {
+                for (Path f : s.toList()) {
+                    Files.delete(f);
+                }
+            }
+            Files.delete(dir);
+        }
     }
 }
