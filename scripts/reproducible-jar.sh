@@ -11,7 +11,7 @@ for n in 1 2; do
   git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
     [ -e "$f" ] || continue
     mkdir -p "$work/$n/$(dirname "$f")"
-    cp -p "$f" "$work/$n/$f"
+    cp -P -p "$f" "$work/$n/$f"   # -P: a tracked link (contrib/ansible/roles/cudnn) stays a link
   done
   # A different clock time for each build: only outputTimestamp may decide the entries' times.
   [ "$n" = 2 ] && sleep 2
