@@ -79,7 +79,9 @@ public final class ProbeMain {
         }
         String library = null;
         String name = null;
-        String order = ORDER_PROGRAM;
+        // Windows keeps the order before #33 item 1 (sub-libraries by path first): its mapped modules are not listed
+        // yet, and cuDNN 8's dispatcher, loaded alone from a folder not on PATH, answered no version under Wine.
+        String order = System.getProperty("os.name", "").startsWith("Windows") ? ORDER_SUBS_FIRST : ORDER_PROGRAM;
         List<String> subs = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
