@@ -248,7 +248,8 @@ check verify-expect 'd["ok"] and d["probe"]["versionString"] == "8.9.7" and d["p
 
 # ---- 4. rollback --list: the columns line up with Windows' 30-character dates --------------------
 run 0 list "$T" rollback --list
-check list 'len(out.splitlines()) == 3 and len({tuple(m.start() for m in re.finditer(r"\S+", l)) for l in out.splitlines()[:2]}) == 1'
+# header, the install (marked current, #30 item 7), and the two legend lines; every header column starts a cell
+check list 'len(out.splitlines()) == 4 and {m.start() for m in re.finditer(r"\S+", out.splitlines()[0])} <= {m.start() for m in re.finditer(r"\S+", out.splitlines()[1])} and "(current)" in out.splitlines()[1]'
 
 # ---- 5. rollback: the toolkit byte-identical to before ------------------------------------------
 run 0 rollback "$T" rollback --json
