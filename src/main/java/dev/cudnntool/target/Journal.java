@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The write-ahead journal of one install or rollback, written (atomically) before its first
@@ -41,12 +42,7 @@ public record Journal(String id, Kind kind, State state, String startedAt, Strin
         /** The kind a word names; null for one the tool does not know. */
         @JsonCreator
         public static Kind fromWire(String w) {
-            for (Kind k : values()) {
-                if (k.wire.equals(w)) {
-                    return k;
-                }
-            }
-            return null;
+            return byWire(values(), Kind::wire, w);
         }
 
         @Override
@@ -74,12 +70,7 @@ public record Journal(String id, Kind kind, State state, String startedAt, Strin
         /** The state a word names; null for one the tool does not know. */
         @JsonCreator
         public static State fromWire(String w) {
-            for (State k : values()) {
-                if (k.wire.equals(w)) {
-                    return k;
-                }
-            }
-            return null;
+            return byWire(values(), State::wire, w);
         }
 
         @Override
@@ -107,12 +98,7 @@ public record Journal(String id, Kind kind, State state, String startedAt, Strin
         /** The type a word names; null for one the tool does not know. */
         @JsonCreator
         public static Type fromWire(String w) {
-            for (Type k : values()) {
-                if (k.wire.equals(w)) {
-                    return k;
-                }
-            }
-            return null;
+            return byWire(values(), Type::wire, w);
         }
 
         @Override
@@ -142,5 +128,15 @@ public record Journal(String id, Kind kind, State state, String startedAt, Strin
 
     public Journal withState(State s) {
         return new Journal(id, kind, s, startedAt, target, ops, recordId, stateDirCreated);
+    }
+
+    /** The constant whose word in the file is {@code w}; null for a word the tool does not know (read as damage). */
+    private static <E> E byWire(E[] values, Function<E, String> wire, String w) {
+        for (E e : values) {
+            if (wire.apply(e).equals(w)) {
+                return e;
+            }
+        }
+        return null;
     }
 }
