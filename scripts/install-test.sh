@@ -74,7 +74,11 @@ out=$(run CUDNN_TOOL_DIST_URL="$url/good/" sh scripts/install.sh) || fail "insta
 [ "$(readlink "$share/current")" = "$version" ] || fail "current is $(readlink "$share/current")"
 [ "$(readlink "$bin/cudnn")" = "$share/current/bin/cudnn" ] || fail "$bin/cudnn is $(readlink "$bin/cudnn")"
 grep -q "next: export PATH=\"$bin:\$PATH\"; cudnn verify" <<< "$out" || fail "no next command in: $out"
-[ ! -e "$share/$version/lib/cudnn-tool.jsa" ] || fail "the trial run's class-data archive (made under a temporary path) was kept"
+# The class-data archive is made at the final path (so a root install under /opt serves ordinary users): the
+# image's JVM maps it with -Xshare:on, which refuses to start on one made for another path.
+[ -f "$share/$version/lib/cudnn-tool.jsa" ] || fail "install.sh made no class-data archive at the final path"
+run "$share/$version/runtime/bin/java" -Xshare:on "-XX:SharedArchiveFile=$share/$version/lib/cudnn-tool.jsa" \
+  -jar "$share/$version/lib/cudnn-tool.jar" --version > /dev/null 2>&1 || fail "the class-data archive does not map at the final path"
 v=$(run "$share/current/bin/cudnn" --version) || fail "the installed image does not start without java"
 grep -q "^cudnn-tool $version" <<< "$v" || fail "--version printed $v"
 ls -d "$share"/.download-* > /dev/null 2>&1 && fail "a download folder was left"

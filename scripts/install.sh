@@ -137,8 +137,11 @@ tar -xzf "$tmp/$name" -C "$tmp/unpacked" || die "$name could not be unpacked" "d
 
 if [ -d "$home/$v" ]; then mv "$home/$v" "$tmp/old"; fi
 mv "$tmp/unpacked/cudnn-tool-$v" "$home/$v"
-# The class-data archive the trial run made records the temporary path: the first real run makes its own.
+# The class-data archive the trial run made records the temporary path. One run at the final path makes the
+# archive there, as the installing user: installed by root under /opt, ordinary users' starts map it too
+# (they could not write it themselves). A failure here only costs start-up time.
 rm -f "$home/$v/lib/cudnn-tool.jsa"
+"$home/$v/bin/cudnn" --version > /dev/null 2>&1 || true
 grep -qx -- "$v" "$record" 2> /dev/null || printf '%s\n' "$v" >> "$record"
 # Switch `current` in one rename (mv -T; where mv lacks it, ln -sfn).
 ln -s "$v" "$tmp/current"
