@@ -1,7 +1,5 @@
 package dev.cudnntool.diagnosis;
 import dev.cudnntool.BoundedFiles;
-import dev.cudnntool.Finding;
-import dev.cudnntool.FindingId;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.HeaderVersion;
 import dev.cudnntool.archive.name.CudnnVersion;
@@ -15,6 +13,7 @@ import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.host.loader.LoaderPath;
 import dev.cudnntool.host.searchpath.LdSoConfPathStore;
 import dev.cudnntool.host.searchpath.SearchPath;
+import dev.cudnntool.target.TargetLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -61,10 +60,8 @@ public final class CopyFinder {
             places.add(new Place(target, CudnnCopy.Origin.TARGET, null));
         }
         for (Toolkit t : toolkits) {
-            places.add(new Place(host.windows() ? t.root().resolve("bin") : t.root().resolve("lib64"), CudnnCopy.Origin.TOOLKIT,
-                    t.root().resolve("include")));
-            for (Path d : targetLibDirs(host, t.root())) {
-                places.add(new Place(d, CudnnCopy.Origin.TOOLKIT, d.getParent().resolve("include")));
+            for (TargetLayout.Folder f : TargetLayout.toolkit(t.root(), host.os()).libraryFolders(host.arch())) {
+                places.add(new Place(f.runtime(), CudnnCopy.Origin.TOOLKIT, f.include()));
             }
         }
         if (!host.windows()) {
@@ -139,32 +136,6 @@ public final class CopyFinder {
         for (LdSoCache.Entry e : cache.entries()) {
             if (e.name().startsWith("libcudnn") && e.path() != null && e.path().getParent() != null && out.size() < 512) {
                 add(out, e.path().getParent());
-            }
-        }
-        return out;
-    }
-
-    /**
-     * A Linux toolkit's {@code targets/<this CPU>-linux/lib} folders (x86_64-linux; sbsa-linux and
-     * aarch64-linux on 64-bit ARM; ppc64le-linux), where NVIDIA's layout keeps the libraries and
-     * where people copy cuDNN even when {@code lib64} is a separate folder, not the usual link to it.
-     * Only folders that exist; another CPU's targets (cross-compilation) are not this machine's.
-     */
-    public static List<Path> targetLibDirs(Host host, Path toolkitRoot) {
-        List<Path> out = new ArrayList<>();
-        if (host.windows()) {
-            return out;
-        }
-        List<String> names = switch (host.arch()) {
-            case X86_64 -> List.of("x86_64-linux");
-            case AARCH64, SBSA -> List.of("sbsa-linux", "aarch64-linux");
-            case PPC64LE -> List.of("ppc64le-linux");
-            default -> List.of();
-        };
-        for (String n : names) {
-            Path d = toolkitRoot.resolve("targets").resolve(n).resolve("lib");
-            if (Files.isDirectory(d)) {
-                out.add(d);
             }
         }
         return out;

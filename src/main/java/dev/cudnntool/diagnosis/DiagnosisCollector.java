@@ -1,6 +1,5 @@
 package dev.cudnntool.diagnosis;
 
-import dev.cudnntool.Arch;
 import dev.cudnntool.archive.CudnnComponents;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.DriverCheck;
@@ -11,6 +10,7 @@ import dev.cudnntool.host.Toolkit;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.target.TargetLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,8 +49,8 @@ public final class DiagnosisCollector {
         ToolkitLocator.Selection located = q.prefix() != null ? null : ToolkitLocator.locateForVerify(host, q.cudaPath());
         Toolkit toolkit = located == null ? null : located.chosen();
         InstallTarget target = target(q, toolkit);
-        Folders folders = target == null ? new Folders(List.of(), null, null) : folders(target);
-        InstalledCudnn cudnn = target == null ? null : CudnnScan.scan(host, folders.runtime(), folders.include(), folders.imports(),
+        TargetLayout.Search folders = target == null ? null : target.layout().search(host.arch());
+        InstalledCudnn cudnn = folders == null ? null : CudnnScan.scan(host, folders.runtime(), folders.include(), folders.imports(),
                 q.expect() == null ? 0 : q.expect().major()).orElse(null);
         String bareName = cudnn == null ? null : host.windows() ? CudnnComponents.windowsDll("cudnn", cudnn.major())
                 : CudnnComponents.linuxSoname("cudnn", cudnn.major());
@@ -68,7 +68,8 @@ public final class DiagnosisCollector {
             probe.beforeJoin();
         }
         ProbeResult p = probing == null ? null : probing.join();
-        return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders.runtime(), folders.include(), cudnn,
+        return new Diagnosis(host, q, platform, driver, located, toolkit, found, target, folders == null ? List.of() : folders.runtime(),
+                folders == null ? null : folders.include(), cudnn,
                 bareName, safe, search, p, owned.copies(), environments, owned.unreadRecords(), List.copyOf(cuts),
                 CopyFinder.skippedFolders(host));
     }
@@ -127,48 +128,6 @@ public final class DiagnosisCollector {
             return Files.isDirectory(q.prefix()) ? InstallTarget.prefix(q.prefix(), host.os()) : null;
         }
         return toolkit == null ? null : InstallTarget.toolkit(toolkit, host.os());
-    }
-
-    /** The target's runtime folders (searched in order), its include folder and its import-library folder. */
-    record Folders(List<Path> runtime, Path include, Path imports) {
-    }
-
-    Folders folders(InstallTarget target) {
-        Path root = target.root();
-        List<Path> runtime = new ArrayList<>();
-        if (target.kind() == InstallTarget.Kind.PREFIX) {
-            // each OS's own folders only: a Linux prefix has no bin/x64 to name in messages
-            for (String d : host.windows() ? List.of("bin/x64", "bin") : List.of("lib", "lib64")) {
-                runtime.add(root.resolve(d));
-            }
-            Path multiarch = root.resolve("lib").resolve(host.arch() == Arch.X86_64 ? "x86_64-linux-gnu" : "aarch64-linux-gnu");
-            if (!host.windows() && Files.isDirectory(multiarch)) {
-                runtime.add(multiarch); // --prefix /usr on Debian/Ubuntu: NVIDIA's packages put cuDNN there
-            }
-            Path x64 = root.resolve("lib").resolve("x64");
-            return new Folders(runtime, root.resolve("include"), Files.isDirectory(x64) ? x64 : root.resolve("lib"));
-        }
-        if (host.windows()) {
-            return new Folders(List.of(root.resolve("bin")), root.resolve("include"), root.resolve("lib").resolve("x64"));
-        }
-        runtime.add(target.linuxLibDir());
-        Path includeDir = root.resolve("include");
-        // cuDNN copied into targets/<cpu>-linux/lib while lib64 is a folder of its own is found there too
-        for (Path d : CopyFinder.targetLibDirs(host, root)) {
-            if (runtime.stream().noneMatch(r -> sameFolder(r, d))) {
-                runtime.add(d);
-                Path inc = d.getParent().resolve("include");
-                if (!Files.isDirectory(includeDir) || Files.isDirectory(inc) && !sameFolder(inc, includeDir)
-                        && !Files.exists(includeDir.resolve("cudnn_version.h")) && Files.exists(inc.resolve("cudnn_version.h"))) {
-                    includeDir = inc;
-                }
-            }
-        }
-        return new Folders(runtime, includeDir, null);
-    }
-
-    private boolean sameFolder(Path a, Path b) {
-        return host.sameFile(a, b);
     }
 
     /** The scan of a copy other than the target, read-only: the same scan, in the copy's own folders. */

@@ -72,14 +72,11 @@ public final class EnvFile {
         out.add(new Entry("CUDNN_PATH", root.toString()));
         out.add(new Entry("CUDNN_ROOT_DIR", root.toString()));
         out.add(new Entry("CUDNN_RUNTIME_DIR", runtime.toString()));
-        Path include = root.resolve("include");
+        Path include = target.layout().includeDir();
         if (Files.isDirectory(include)) {
             out.add(new Entry("CUDNN_INCLUDE_DIR", include.toString()));
         }
-        List<Path> libraries = host.os() == OsFamily.WINDOWS
-                ? List.of(root.resolve("lib").resolve("x64").resolve("cudnn.lib"), root.resolve("lib").resolve("cudnn.lib"))
-                : List.of(runtime.resolve("libcudnn.so"), runtime.resolve("libcudnn.so." + archive.major()));
-        libraries.stream().filter(Files::exists).findFirst()
+        target.layout().linkLibraryCandidates(archive).stream().filter(Files::exists).findFirst()
                 .ifPresent(lib -> out.add(new Entry("CUDNN_LIBRARY", lib.toString())));
         String key = searchPathKey(host.os());
         String inherited = host.env(key);

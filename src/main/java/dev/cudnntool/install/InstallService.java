@@ -252,7 +252,7 @@ public final class InstallService {
         InstallTransaction tx = null;
         try {
             checks.checkTargetFree(t);
-            Leftovers.Cleaned cleaned = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, state, null);
+            Leftovers.Cleaned cleaned = Leftovers.clean(new JournalRunner(ops, t.paths()), ops, state, null);
             String id = History.newId(ports.clock().instant(), t.root(), lastSequence(t),
                     i -> Files.exists(t.state().history(i), LinkOption.NOFOLLOW_LINKS)
                             || req.addToPath() != null && ports.searchPaths().holds(i));

@@ -75,7 +75,7 @@ final class InstallTransaction {
         this.pf = run.pf();
         this.t = pf.target();
         this.folder = t.state();
-        this.paths = new StatePaths(t.root());
+        this.paths = t.paths();
         this.runner = new JournalRunner(ops, paths, ports.faults());
         this.id = run.id();
         this.staging = folder.staging(id);

@@ -1,7 +1,6 @@
 package dev.cudnntool.install;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.OsFamily;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.owner.Owner;
@@ -10,7 +9,6 @@ import dev.cudnntool.target.InstallTarget;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,12 +28,7 @@ final class PackageOwned {
     }
 
     static List<Finding> check(Host host, InstallTarget target, ArchiveName archive) {
-        List<Path> dirs = new ArrayList<>();
-        dirs.add(target.runtimeDir(archive));
-        dirs.add(target.root().resolve("include"));
-        if (archive.os() == OsFamily.WINDOWS) {
-            dirs.add(target.root().resolve("lib").resolve("x64"));
-        }
+        List<Path> dirs = target.layout().destinationDirs(archive);
         Owners owners = new Owners(host);
         Map<Owner, List<String>> owned = new LinkedHashMap<>();
         int seen = 0;

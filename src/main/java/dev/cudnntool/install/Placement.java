@@ -3,7 +3,6 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Hex;
-import dev.cudnntool.OsFamily;
 import dev.cudnntool.Text;
 import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ArchiveItem;
@@ -44,35 +43,12 @@ public final class Placement {
         if (item.type() == EntryType.DIRECTORY || item.role() == EntryRole.OTHER) {
             return Optional.empty(); // folders are never installed; foreign files refuse the archive
         }
-        String[] rel = item.relPath().split("/");
-        if (t.kind() == InstallTarget.Kind.PREFIX) {
-            Path p = t.root();
-            for (String s : rel) {
-                p = p.resolve(s);
-            }
-            if (item.role() == EntryRole.LICENSE && PrefixLicence.someoneElses(p)) {
-                return Optional.empty(); // kept in the install record; the folder's own licence stays
-            }
-            return Optional.of(p);
+        Optional<Path> dest = t.layout().destination(n, item.role(), item.relPath());
+        if (dest.isPresent() && t.kind() == InstallTarget.Kind.PREFIX && item.role() == EntryRole.LICENSE
+                && PrefixLicence.someoneElses(dest.get())) {
+            return Optional.empty(); // kept in the install record; the folder's own licence stays
         }
-        String file = item.fileName();
-        switch (item.role()) {
-            case HEADER:
-                Path inc = t.root().resolve("include");
-                for (int i = 1; i < rel.length; i++) {
-                    inc = inc.resolve(rel[i]);
-                }
-                return Optional.of(inc);
-            case RUNTIME_LIBRARY:
-                return Optional.of(n.os() == OsFamily.WINDOWS ? t.root().resolve("bin").resolve(file)
-                        : t.linuxLibDir().resolve(file));
-            case IMPORT_LIBRARY:
-                return Optional.of(t.root().resolve("lib").resolve("x64").resolve(file));
-            case STATIC_LIBRARY:
-                return n.os() == OsFamily.WINDOWS ? Optional.empty() : Optional.of(t.linuxLibDir().resolve(file));
-            default:
-                return Optional.empty(); // licence and unknown extras stay in the install record only
-        }
+        return dest;
     }
 
     /**

@@ -30,7 +30,7 @@ final class PlanGuard {
         List<Finding> findings = new ArrayList<>(outsideLinks(t));
         findings.addAll(raw.findings());
         List<PlanStep> steps = new ArrayList<>();
-        StatePaths sp = new StatePaths(t.root());
+        StatePaths sp = t.paths();
         for (PlanStep s : raw.steps()) {
             Path real;
             try {
@@ -66,7 +66,7 @@ final class PlanGuard {
     /** One warning per destination folder of the target that is a link leading outside it. */
     static List<Finding> outsideLinks(InstallTarget t) {
         List<Finding> out = new ArrayList<>();
-        for (Path[] link : new StatePaths(t.root()).outsideLinks()) {
+        for (Path[] link : t.paths().outsideLinks()) {
             out.add(Finding.warn(FindingId.TARGET_OUTSIDE_LINK, link[0] + " is a link that leads outside " + t.root() + ", to "
                     + link[1] + ": cuDNN's files for it are placed there",
                     "nothing to do if " + link[1] + " is meant to hold the toolkit's files; otherwise make " + link[0]

@@ -89,7 +89,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
      * name a newer version than the archive's. A warning: installing an older release is allowed.
      */
     static List<Finding> downgrade(InstallTarget target, ArchiveName archive) {
-        Path include = target.root().resolve("include");
+        Path include = target.layout().includeDir();
         for (String header : List.of("cudnn_version.h", "cudnn.h")) {
             Path h = include.resolve(header);
             if (!Files.isRegularFile(h)) {

@@ -440,7 +440,7 @@ public final class RollbackService {
         String what = install ? "undo the interrupted install " + j.id() : "finish the interrupted rollback of " + j.recordId();
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would " + what + "; nothing was changed", j.recordId(), null,
-                    display(new StatePaths(t.root()), j.ops()), List.of(), List.of());
+                    display(t.paths(), j.ops()), List.of(), List.of());
         }
         try {
             runner.recover(j, p.logged());
@@ -458,13 +458,13 @@ public final class RollbackService {
             runner.finish();
         } catch (IOException e) {
             return new RollbackOutcome(ExitCode.ROLLBACK_FAILED, "could not " + what + ": " + IoFailure.describe(e)
-                    + "; the journal is kept, run cudnn rollback again", j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(),
+                    + "; the journal is kept, run cudnn rollback again", j.recordId(), null, display(t.paths(), j.ops()), List.of(),
                     List.of(Finding.error(FindingId.INSTALL_UNFINISHED, "could not " + what, Fix.tool("fix the cause and run cudnn rollback again"))));
         }
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
                 : "finished the interrupted rollback of " + j.recordId() + "; ") + t.root() + " is as it was before it",
-                j.recordId(), null, display(new StatePaths(t.root()), j.ops()), List.of(), List.of());
+                j.recordId(), null, display(t.paths(), j.ops()), List.of(), List.of());
     }
 
     private boolean matches(Path p, String sha256, String linkTarget) {

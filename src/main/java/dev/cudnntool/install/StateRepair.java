@@ -130,7 +130,7 @@ public final class StateRepair {
             }
             if (!Files.isSymbolicLink(t.stateDir())) {
                 StateReader.Pending p = pendingNote == null ? null : new StateReader(t).journal();
-                Leftovers.Cleaned c = Leftovers.clean(new JournalRunner(ops, new StatePaths(t.root())), ops, t.stateDir(),
+                Leftovers.Cleaned c = Leftovers.clean(new JournalRunner(ops, t.paths()), ops, t.stateDir(),
                         p == null ? null : p.journal());
                 if (!c.removed().isEmpty()) {
                     setAside.add("removed leftovers of stopped runs: " + String.join(", ", c.removed()));

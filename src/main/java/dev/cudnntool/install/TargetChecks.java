@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -188,12 +187,8 @@ final class TargetChecks {
     static List<Path> existingDestinationDirs(InstallTarget t, ArchiveName n) {
         List<Path> dirs = new ArrayList<>();
         dirs.add(t.root());
-        if (t.kind() == InstallTarget.Kind.TOOLKIT) {
-            dirs.add(t.root().resolve("include"));
-            dirs.add(t.runtimeDir(n));
-            if (n.os() == OsFamily.WINDOWS) {
-                dirs.add(t.root().resolve("lib").resolve("x64"));
-            }
+        if (t.kind() == InstallTarget.Kind.TOOLKIT) { // a prefix's folders lie under its root, which it checks
+            dirs.addAll(t.layout().destinationDirs(n));
         }
         return dirs;
     }

@@ -249,8 +249,11 @@ public final class StatePaths {
 
     Path realRoot() {
         if (realRoot == null) {
+            if (!Files.exists(root)) {
+                return root; // not kept: one StatePaths lives as long as its target, which an install may create
+            }
             try {
-                realRoot = Files.exists(root) ? root.toRealPath() : root;
+                realRoot = root.toRealPath();
             } catch (IOException e) {
                 realRoot = root;
             }
@@ -292,6 +295,9 @@ public final class StatePaths {
     /** The target's destination folders that are links leading outside it: {link, real folder}. */
     public List<Path[]> outsideLinks() {
         if (outside == null) {
+            if (!Files.exists(root)) {
+                return List.of(); // not kept, as realRoot(): the target may be created later
+            }
             outside = new ArrayList<>();
             for (String name : LINK_FOLDERS) {
                 Path link = root;

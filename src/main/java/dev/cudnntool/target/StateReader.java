@@ -35,7 +35,7 @@ public final class StateReader {
 
     public StateReader(InstallTarget t) {
         this.root = t.root();
-        this.sp = new StatePaths(t.root());
+        this.sp = t.paths();
         this.kind = t.kind();
         this.repair = "cudnn rollback" + (t.kind() == InstallTarget.Kind.PREFIX ? " --prefix " + Fix.quote(Fix.Shell.of(t.os() == OsFamily.WINDOWS), t.root().toString()) : "") + " --repair";
     }
