@@ -73,7 +73,8 @@ class FrameworkPinsTest {
         assertEquals("9.3", P.find("tensorflow", "2.18.0", "linux").orElseThrow().cudnn());
         assertEquals("8.9", P.find("tensorflow", "2.17.0", "linux").orElseThrow().cudnn());
         assertEquals("9", P.find("onnxruntime-gpu", "1.20.1", "linux").orElseThrow().cudnn());
-        assertEquals("9", P.find("onnxruntime-gpu", "1.18.1", "linux").orElseThrow().cudnn());
+        // corrected at stop 37: 1.18.x on PyPI is the CUDA 11.8 build with cuDNN 8 (the row had the CUDA 12 build's 9)
+        assertEquals("8", P.find("onnxruntime-gpu", "1.18.1", "linux").orElseThrow().cudnn());
         assertEquals("8", P.find("onnxruntime-gpu", "1.18.0", "linux").orElseThrow().cudnn());
         assertEquals("8.5.0.96", P.find("onnxruntime-gpu", "1.17.3", "windows").orElseThrow().cudnn());
     }
@@ -118,7 +119,7 @@ class FrameworkPinsTest {
                 new Checked("tensorflow", "2.1.0", "linux", "7.6", 10, "tensorflow.org/install/source#gpu"),
                 // microsoft/onnxruntime CUDA-ExecutionProvider.md at d0ea319e: "1.15 1.16 | 11.8 | 8.2.4 (Linux) 8.5.0.96 (Windows)"
                 new Checked("onnxruntime-gpu", "1.16.3", "windows", "8.5.0.96", 11, "d0ea319e9b71f66abc5abdc8c65ce5456ab06780"),
-                new Checked("onnxruntime-gpu", "1.18.1", "linux", "9", 12, "'1.18.1|12.x|9.x'"));
+                new Checked("onnxruntime-gpu", "1.18.1", "linux", "8", 11, "'1.18.x|11.8|8.x|Available in PyPI'"));
         for (Checked c : checked) {
             FrameworkPins.Pin p = P.find(c.framework(), c.version(), c.os()).orElseThrow(() -> new AssertionError(c.toString()));
             assertEquals(c.cudnn(), p.cudnn(), c.toString());
