@@ -4,7 +4,7 @@ import dev.cudnntool.cli.view.RollbackView;
 
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.ToolException;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.InstallTarget;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -23,7 +23,7 @@ import dev.cudnntool.install.InstallPorts;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.InstallWorkflow;
 import dev.cudnntool.install.PostInstallCheck;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.verify.ProbeCheck;
 import dev.cudnntool.verify.VerifyService;

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * is reached only by cli, which wires it in (neither verify nor install imports it). Inside a capability the port or engine sits at the package root and its parts in
  * sub-packages, which never reach back up: archive.name, archive.catalogue, archive.format and archive.wheel know
  * nothing of the inspector; host.loader and host.searchpath nothing of each other's callers.
- * The target (its layout, state, journal and file port) sits below both install and verify. explain (cudnn explain:
+ * The target (its layout, state, journal and file port) sits below both install and verify. rollback (undo, --list,
+ * --repair) sits above install (it undoes install's search-path change and reads its outcome type) and only cli calls it. explain (cudnn explain:
  * the recognizer of pasted error lines and the service that checks them) sits beside verify, above it: it calls verify
  * and the host, and only cli calls it. The core types use nothing of the tool.
  */
@@ -30,6 +31,7 @@ class LayeringTest {
             .layer("cli").definedBy("dev.cudnntool.cli..")
             .layer("explain").definedBy("dev.cudnntool.explain..")
             .layer("verify").definedBy("dev.cudnntool.verify..")
+            .layer("rollback").definedBy("dev.cudnntool.rollback..")
             .layer("install").definedBy("dev.cudnntool.install..")
             .layer("probe").definedBy("dev.cudnntool.probe..")
             .layer("diagnosis").definedBy("dev.cudnntool.diagnosis..")
@@ -40,12 +42,15 @@ class LayeringTest {
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
             .whereLayer("explain").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("verify").mayOnlyBeAccessedByLayers("cli", "explain")
-            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "explain", "verify")
+            .whereLayer("rollback").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("install").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "rollback")
             .whereLayer("probe").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("diagnosis").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe")
-            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "diagnosis")
-            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "diagnosis", "target")
-            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "install", "probe", "diagnosis", "target", "host")
+            .whereLayer("diagnosis").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "rollback", "install", "probe")
+            .whereLayer("target").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "rollback", "install", "diagnosis")
+            .whereLayer("host").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "rollback", "install", "probe", "diagnosis",
+                    "target")
+            .whereLayer("archive").mayOnlyBeAccessedByLayers("cli", "explain", "verify", "rollback", "install", "probe", "diagnosis",
+                    "target", "host")
             .because("lower packages never import upper ones (docs/design.md, Code map)");
 
     static final ArchRule INSIDE = CompositeArchRule.of(

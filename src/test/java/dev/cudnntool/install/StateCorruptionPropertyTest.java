@@ -11,6 +11,7 @@ import dev.cudnntool.ToolException;
 import dev.cudnntool.archive.ReadProgress;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.StateReaderTest;
 import dev.cudnntool.testing.ArchiveFixture;

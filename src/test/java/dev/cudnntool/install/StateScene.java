@@ -1,5 +1,6 @@
 package dev.cudnntool.install;
 
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.DamagedState;
 import dev.cudnntool.target.History;
 import dev.cudnntool.target.InstallTarget;

@@ -11,7 +11,7 @@ import dev.cudnntool.install.InstallRequest;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.install.RollbackOutcome;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.NioFileOps;

@@ -9,7 +9,7 @@ import dev.cudnntool.target.FileOps;
 import dev.cudnntool.install.InstallPorts;
 import dev.cudnntool.install.InstallService;
 import dev.cudnntool.install.PostInstallCheck;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackService;
 import dev.cudnntool.target.FaultHook;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -2,6 +2,7 @@ package dev.cudnntool.verify;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cudnntool.rollback.StateRepair;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import dev.cudnntool.diagnosis.CudnnCopy;
 import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.install.InstallPlan;
 import dev.cudnntool.install.PlanStep;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackEntry;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.verify.FrameworkReport;
 import dev.cudnntool.verify.Verdict;
@@ -103,16 +103,16 @@ public final class Render {
     }
 
     /** {@code rollback --list}: one install a line, the newest marked. */
-    public static void installs(PrintWriter out, List<RollbackService.Entry> entries) {
+    public static void installs(PrintWriter out, List<RollbackEntry> entries) {
         List<List<String>> rows = new ArrayList<>();
         for (var e : entries) {
             rows.add(List.of(e.id(), dash(e.date()), dash(e.version()),
                     e.state() + (e.newest() ? "*" : "") + (e.current() ? " (current)" : ""), dash(e.archive())));
         }
         table(out, List.of("ID", "DATE", "VERSION", "STATE", "ARCHIVE"), rows);
-        if (entries.stream().noneMatch(RollbackService.Entry::current) && entries.stream().anyMatch(e -> "active".equals(e.state()))) {
+        if (entries.stream().noneMatch(RollbackEntry::current) && entries.stream().anyMatch(e -> "active".equals(e.state()))) {
             out.println("(current): none; the target's files are not those of any recorded install (changed since, or an unfinished run)");
-        } else if (entries.stream().anyMatch(RollbackService.Entry::current)) {
+        } else if (entries.stream().anyMatch(RollbackEntry::current)) {
             out.println("(current): what the target holds now");
         }
         out.println("* the newest: cudnn rollback undoes it");

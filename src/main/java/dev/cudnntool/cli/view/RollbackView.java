@@ -7,7 +7,7 @@ import dev.cudnntool.ExitCode;
 import dev.cudnntool.target.Journal;
 import dev.cudnntool.Text;
 import dev.cudnntool.install.RollbackOutcome;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackEntry;
 import dev.cudnntool.target.InstallTarget;
 import java.util.List;
 
@@ -64,7 +64,7 @@ public final class RollbackView {
         return doc;
     }
 
-    public static int list(Screen ctx, InstallTarget t, List<RollbackService.Entry> entries) {
+    public static int list(Screen ctx, InstallTarget t, List<RollbackEntry> entries) {
         if (ctx.json()) {
             var doc = Json.document("rollback", 0);
             doc.put("target", t.root().toString());
@@ -73,7 +73,7 @@ public final class RollbackView {
         } else if (entries.isEmpty()) {
             ctx.out().println("no installs recorded in " + t.root());
         } else {
-            Render.installs(ctx.out(), entries.stream().map(RollbackService.Entry::toTheSecond).toList());
+            Render.installs(ctx.out(), entries.stream().map(RollbackEntry::toTheSecond).toList());
         }
         return ExitCode.OK.code();
     }

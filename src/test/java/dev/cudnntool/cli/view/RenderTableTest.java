@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
-import dev.cudnntool.install.RollbackService;
+import dev.cudnntool.rollback.RollbackEntry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** {@code rollback --list}: every column starts at the same place on every line, whatever the values. */
 class RenderTableTest {
 
-    static List<String> render(List<RollbackService.Entry> entries) {
+    static List<String> render(List<RollbackEntry> entries) {
         StringWriter w = new StringWriter();
         PrintWriter out = new PrintWriter(w);
         Render.installs(out, entries);
@@ -22,7 +22,7 @@ class RenderTableTest {
     }
 
     /** Where each of the five columns starts on a line, found by the heading positions. */
-    static void assertAligned(List<String> lines, List<RollbackService.Entry> entries) {
+    static void assertAligned(List<String> lines, List<RollbackEntry> entries) {
         String head = lines.get(0);
         int[] at = {0, head.indexOf("DATE"), head.indexOf("VERSION"), head.indexOf("STATE"), head.indexOf("ARCHIVE")};
         for (int i = 0; i < entries.size(); i++) {
@@ -42,9 +42,9 @@ class RenderTableTest {
     @Test
     void aWindowsTimestampOfThirtyCharactersKeepsTheColumnsInLine() {
         var entries = List.of(
-                new RollbackService.Entry("20261130T093015Z-1a2b", "2026-11-30T09:30:15.123456789Z", "8.9.5.30",
+                new RollbackEntry("20261130T093015Z-1a2b", "2026-11-30T09:30:15.123456789Z", "8.9.5.30",
                         "cudnn-windows-x86_64-8.9.5.30_cuda12-archive.zip", "active", false, 12, 3),
-                new RollbackService.Entry("20261130T101500Z-ffff", "2026-11-30T10:15:00Z", "9.5.1.17",
+                new RollbackEntry("20261130T101500Z-ffff", "2026-11-30T10:15:00Z", "9.5.1.17",
                         "cudnn-windows-x86_64-9.5.1.17_cuda12-archive.zip", "active", true, 20, 12));
         List<String> lines = render(entries);
         assertEquals(30, entries.get(0).date().length());
@@ -55,9 +55,9 @@ class RenderTableTest {
     @Test
     void longIdsVersionsAndMissingValuesLineUpToo() {
         var entries = List.of(
-                new RollbackService.Entry("an-id-that-is-much-longer-than-twenty-six-characters", "2026-11-30T09:30:15Z", null,
+                new RollbackEntry("an-id-that-is-much-longer-than-twenty-six-characters", "2026-11-30T09:30:15Z", null,
                         null, "unfinished", false, 0, 0),
-                new RollbackService.Entry("short", "", "10.20.30.4000-long-version", "x.zip", "active", true, 1, 1));
+                new RollbackEntry("short", "", "10.20.30.4000-long-version", "x.zip", "active", true, 1, 1));
         assertAligned(render(entries), entries);
     }
 

@@ -1,10 +1,11 @@
-package dev.cudnntool.install;
+package dev.cudnntool.rollback;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
 import dev.cudnntool.Hex;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.target.DamagedState;
 import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.InstallTarget;

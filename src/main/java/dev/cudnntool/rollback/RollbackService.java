@@ -1,15 +1,14 @@
-package dev.cudnntool.install;
-import com.fasterxml.jackson.annotation.JsonInclude;
+package dev.cudnntool.rollback;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
-import dev.cudnntool.ToolException;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.ToolkitLocator;
 import dev.cudnntool.host.searchpath.SearchPathStore;
 import dev.cudnntool.host.searchpath.SearchPathStores;
-import dev.cudnntool.target.DamagedState;
+import dev.cudnntool.install.RollbackOutcome;
+import dev.cudnntool.install.SearchPathChange;
 import dev.cudnntool.target.FaultHook;
 import dev.cudnntool.target.FileOps;
 import dev.cudnntool.target.InstallRecord;
@@ -29,7 +28,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -58,34 +56,6 @@ public final class RollbackService {
     }
 
     /**
-     * One line of --list. {@code state}: active, or unfinished for a pending journal;
-     * {@code archiveSha256}: the sha256 of the archive the install was made from, as its record
-     * holds it (what tells two archives of one version apart); {@code current}: this install is what
-     * the target holds now (at most one entry: see {@link #list}).
-     */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Entry(String id, String date, String version, String archive, String archiveSha256, String state,
-                        boolean newest, int filesInstalled, int filesBackedUp, boolean current) {
-        /** An entry that is not the current install. */
-        public Entry(String id, String date, String version, String archive, String archiveSha256, String state,
-                     boolean newest, int filesInstalled, int filesBackedUp) {
-            this(id, date, version, archive, archiveSha256, state, newest, filesInstalled, filesBackedUp, false);
-        }
-
-        /** An entry whose archive's sha256 is not known. */
-        public Entry(String id, String date, String version, String archive, String state, boolean newest,
-                     int filesInstalled, int filesBackedUp) {
-            this(id, date, version, archive, null, state, newest, filesInstalled, filesBackedUp);
-        }
-
-        /** The same entry with its date as text shows it: to the second (see {@link InstallTimes#toSecond}). */
-        public Entry toTheSecond() {
-            return new Entry(id, InstallTimes.toSecond(date), version, archive, archiveSha256, state, newest, filesInstalled,
-                    filesBackedUp, current);
-        }
-    }
-
-    /**
      * The target to roll back, repair or list: the {@code --prefix} folder when given, else the
      * toolkit found as install finds it ({@code cudaPath} first); null when there is none.
      */
@@ -104,79 +74,9 @@ public final class RollbackService {
                 List.of(Finding.error(FindingId.ROLLBACK_NOTHING, msg, "pass --cuda-path DIR or --prefix DIR")));
     }
 
-    /**
-     * Every recorded install, a damaged record or journal as state "damaged" (--repair sets it aside).
-     * The current one is the newest active install all of whose files are in the target as it put
-     * them (same sha256, links to the same place): what the target holds now. None is current while
-     * an install or rollback is unfinished, or when every install's files were changed since.
-     */
-    public List<Entry> list(InstallTarget t) {
-        List<Entry> out = new ArrayList<>();
-        if (!Files.isDirectory(t.stateDir())) {
-            return out;
-        }
-        StateReader reader = new StateReader(t);
-        List<StateReader.Scanned> scanned = reader.scan();
-        int newest = -1;
-        for (int i = 0; i < scanned.size(); i++) {
-            newest = scanned.get(i).record() != null ? i : newest;
-        }
-        for (int i = 0; i < scanned.size(); i++) {
-            StateReader.Scanned sc = scanned.get(i);
-            InstallRecord r = sc.record();
-            out.add(r == null ? new Entry(StatePaths.printable(sc.dir().getFileName().toString()), null, null, null, null,
-                    "damaged", false, 0, 0) : new Entry(r.id(), r.installedAt(), r.version(), r.archiveFile(), sha256OrNull(r.sha256()),
-                    "active", i == newest,
-                    r.installed().size(), r.backedUp().size()));
-        }
-        boolean settled = true;
-        try {
-            StateReader.Pending p = reader.journal();
-            if (p != null) {
-                Journal j = p.journal();
-                out.add(new Entry(j.id(), j.startedAt(), null, null, null, "unfinished " + j.kind(), false, 0, 0));
-                settled = false;
-            }
-        } catch (DamagedState e) {
-            out.add(new Entry(t.state().journal().getFileName().toString(), null, null, null, null, "damaged", false, 0, 0));
-        }
-        if (settled) {
-            StatePaths sp = reader.paths();
-            for (int i = scanned.size() - 1; i >= 0; i--) {
-                InstallRecord r = scanned.get(i).record();
-                if (r != null && inPlace(sp, r)) {
-                    Entry e = out.get(i);
-                    out.set(i, new Entry(e.id(), e.date(), e.version(), e.archive(), e.archiveSha256(), e.state(), e.newest(),
-                            e.filesInstalled(), e.filesBackedUp(), true));
-                    break;
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Every file the install put in place is there as it put it (stops at the first that is not). */
-    private boolean inPlace(StatePaths sp, InstallRecord r) {
-        if (r.installed().isEmpty()) {
-            return false;
-        }
-        for (InstallRecord.InstalledFile f : r.installed()) {
-            Path p;
-            try {
-                p = sp.resolve(f.path());
-            } catch (RuntimeException e) { // a record naming a path outside the target: not what it holds
-                return false;
-            }
-            if (!matches(p, f.sha256(), f.linkTarget())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A record's archive sha256 when it is one (64 hex digits, lower case); never other text from the record. */
-    private static String sha256OrNull(String s) {
-        return s != null && s.matches("[0-9a-f]{64}") ? s : null;
+    /** Every recorded install, with its state and whether it is what the target holds now: see {@link RollbackList#list}. */
+    public List<RollbackEntry> list(InstallTarget t) {
+        return RollbackList.list(t);
     }
 
     /**
@@ -280,83 +180,31 @@ public final class RollbackService {
             return nothing("no install with id " + StatePaths.printable(id) + " in " + t.root()
                     + " (cudnn rollback --list shows the ids)");
         }
-        List<String> later = records.subList(records.indexOf(rec) + 1, records.size()).stream().map(InstallRecord::id).toList();
-        if (!later.isEmpty() && !force) {
-            return refused(rec, "install " + rec.id() + " has later installs on top of it (" + String.join(", ", later)
-                    + "); roll those back first, or pass --force");
+        List<String> changed = changedSince(sp, rec);
+        RollbackOutcome refusal = refusal(t, sp, records, rec, changed, force);
+        if (refusal != null) {
+            return refusal;
         }
-        List<String> changed = new ArrayList<>();
-        for (InstallRecord.InstalledFile f : rec.installed()) {
-            if (!matches(sp.resolve(f.path()), f.sha256(), f.linkTarget())) {
-                changed.add(f.path());
-            }
-        }
-        if (!changed.isEmpty() && !force) {
-            return refused(rec, changed.size() + " file(s) installed by " + rec.id() + " were changed since: "
-                    + abbreviate(changed.stream().map(c -> sp.resolve(c).toString()).toList())
-                    + "; pass --force to roll back anyway (the changed files are kept in " + t.state().kept() + ")");
-        }
-        for (InstallRecord.BackedUpFile b : rec.backedUp()) {
-            if (!matches(sp.resolve(b.backup()), b.sha256(), b.linkTarget())) {
-                return refused(rec, "the backup " + sp.resolve(b.backup()) + " of " + sp.resolve(b.original())
-                        + " is missing or damaged, so it cannot be restored");
-            }
-        }
-        Path historyDir = t.state().history(rec.id());
-        Path removedRoot = StateFolder.removed(historyDir);
-        Path keptRoot = t.state().kept().resolve(rec.id());
-        List<Journal.Op> jops = new ArrayList<>();
-        List<Path> toolDirs = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
-        int n = 0;
-        for (InstallRecord.InstalledFile f : rec.installed()) {
-            Path dest = sp.resolve(f.path());
-            if (!Files.exists(dest, LinkOption.NOFOLLOW_LINKS)) {
-                continue; // deleted since (allowed by --force): nothing to remove
-            }
-            boolean keep = changed.contains(f.path());
-            Path slot = (keep ? keptRoot : removedRoot).resolve(Integer.toString(n++));
-            toolDirs.add(slot);
-            Path to = slot.resolve(dest.getFileName().toString());
-            jops.add(Journal.Op.move(sp.store(dest), sp.store(to)));
-            if (keep) {
-                kept.add(to.toString());
-            }
-        }
-        for (InstallRecord.BackedUpFile b : rec.backedUp()) {
-            jops.add(Journal.Op.move(sp.store(sp.resolve(b.backup())), sp.store(sp.resolve(b.original()))));
-        }
-        List<String> created = new ArrayList<>(rec.createdDirs());
-        Collections.reverse(created);
-        List<String> createdRoots = new ArrayList<>(); // innermost first: created reversed
-        for (String d : created) {
-            Path p = sp.resolve(d);
-            if (t.root().startsWith(p)) {
-                createdRoots.add(p.toString()); // the root or a parent: still holds .cudnn-tool until the end
-                continue;
-            }
-            jops.add(Journal.Op.rmdir(sp.store(p)));
-        }
-        // Last step: the history entry goes to the trash, so a finished rollback leaves no record behind.
-        Path trash = t.state().trash().resolve(rec.id());
-        toolDirs.add(trash.getParent());
-        jops.add(Journal.Op.move(sp.store(historyDir), sp.store(trash)));
-        for (Path d : toolDirs) { // a link among the tool's folders would carry the moved files out of the target
-            Path link = sp.linkOnTheWay(d);
-            if (link != null) {
-                throw new DamagedState(link, "is a link; the tool's own folders must be plain folders inside the target",
-                        reader.repairCommand());
-            }
-        }
+        RollbackPlan plan = RollbackPlan.of(t, sp, rec, changed, reader.repairCommand());
         String what = "cuDNN " + rec.version() + " (install " + rec.id() + ")";
         // --add-to-path: read, proven and decided now; done after the files, just before the commit point.
-        SearchPathChange.Undo pathUndo = SearchPathChange.plan(host, searchPaths, historyDir, rec.id());
+        SearchPathChange.Undo pathUndo = SearchPathChange.plan(host, searchPaths, plan.historyDir(), rec.id());
         List<Finding> pathFindings = pathUndo == null ? List.of() : List.of(pathUndo.preview());
         if (dryRun) {
             return new RollbackOutcome(ExitCode.OK, "dry run: would roll back " + what + ": remove " + rec.installed().size()
                     + " file(s), restore " + rec.backedUp().size() + "; nothing was changed", rec.id(), rec.version(),
-                    display(sp, jops), kept, pathFindings, List.of());
+                    display(sp, plan.steps()), plan.kept(), pathFindings, List.of());
         }
+        return apply(t, sp, runner, rec, plan, pathUndo, what);
+    }
+
+    /** Runs a checked plan as a journal: the tool's folders, the steps, the search path, the commit point; reverted on failure. */
+    private RollbackOutcome apply(InstallTarget t, StatePaths sp, JournalRunner runner, InstallRecord rec, RollbackPlan plan,
+                                  SearchPathChange.Undo pathUndo, String what) {
+        Path state = t.stateDir();
+        List<Journal.Op> jops = plan.steps();
+        List<Path> toolDirs = plan.toolDirs();
+        List<String> kept = plan.kept();
         // Every check passed: this run changes the target, so it also removes what stopped runs left.
         Leftovers.clean(runner, ops, state, null);
         Journal journal = new Journal(rec.id() + "-rollback", Journal.Kind.ROLLBACK, Journal.State.ROLLING_BACK, clock.instant().toString(),
@@ -392,8 +240,44 @@ public final class RollbackService {
         cleanTrash(runner, state);
         return new RollbackOutcome(ExitCode.OK, "rolled back " + what + ": removed " + (rec.installed().size() - kept.size())
                 + " file(s), restored " + rec.backedUp().size() + (kept.isEmpty() ? "" : "; kept " + kept.size()
-                + " changed file(s) in " + keptRoot), rec.id(), rec.version(), display(sp, jops), kept,
-                pathDone == null ? List.of() : List.of(pathDone), createdRoots);
+                + " changed file(s) in " + plan.keptRoot()), rec.id(), rec.version(), display(sp, jops), kept,
+                pathDone == null ? List.of() : List.of(pathDone), plan.createdRoots());
+    }
+
+    /** The record's installed files (stored paths) that are not as the install put them. */
+    private static List<String> changedSince(StatePaths sp, InstallRecord rec) {
+        List<String> changed = new ArrayList<>();
+        for (InstallRecord.InstalledFile f : rec.installed()) {
+            if (!RollbackList.matches(sp.resolve(f.path()), f.sha256(), f.linkTarget())) {
+                changed.add(f.path());
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Why {@code rec} may not be rolled back, or null: later installs on top of it or changed files (both
+     * allowed by --force), or a backup that is missing or damaged (never allowed: it could not be restored).
+     */
+    private static RollbackOutcome refusal(InstallTarget t, StatePaths sp, List<InstallRecord> records, InstallRecord rec,
+                                           List<String> changed, boolean force) {
+        List<String> later = records.subList(records.indexOf(rec) + 1, records.size()).stream().map(InstallRecord::id).toList();
+        if (!later.isEmpty() && !force) {
+            return refused(rec, "install " + rec.id() + " has later installs on top of it (" + String.join(", ", later)
+                    + "); roll those back first, or pass --force");
+        }
+        if (!changed.isEmpty() && !force) {
+            return refused(rec, changed.size() + " file(s) installed by " + rec.id() + " were changed since: "
+                    + abbreviate(changed.stream().map(c -> sp.resolve(c).toString()).toList())
+                    + "; pass --force to roll back anyway (the changed files are kept in " + t.state().kept() + ")");
+        }
+        for (InstallRecord.BackedUpFile b : rec.backedUp()) {
+            if (!RollbackList.matches(sp.resolve(b.backup()), b.sha256(), b.linkTarget())) {
+                return refused(rec, "the backup " + sp.resolve(b.backup()) + " of " + sp.resolve(b.original())
+                        + " is missing or damaged, so it cannot be restored");
+            }
+        }
+        return null;
     }
 
     /** Journal steps as people read them: full paths. */
@@ -465,17 +349,6 @@ public final class RollbackService {
         return new RollbackOutcome(ExitCode.OK, (install ? "undid the interrupted install " + j.id() + "; "
                 : "finished the interrupted rollback of " + j.recordId() + "; ") + t.root() + " is as it was before it",
                 j.recordId(), null, display(t.paths(), j.ops()), List.of(), List.of());
-    }
-
-    private boolean matches(Path p, String sha256, String linkTarget) {
-        try {
-            if (linkTarget != null) {
-                return Files.isSymbolicLink(p) && Files.readSymbolicLink(p).toString().equals(linkTarget);
-            }
-            return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Placement.sha256(p).equals(sha256);
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private void cleanTrash(JournalRunner runner, Path state) {

@@ -1,4 +1,4 @@
-package dev.cudnntool.install;
+package dev.cudnntool.rollback;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cudnntool.ExitCode;
 import dev.cudnntool.OsFamily;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.install.RollbackOutcome;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.NioFileOps;
 import dev.cudnntool.testing.FakeRunner;
