@@ -176,7 +176,12 @@ final class VerifyChecks {
     }
 
     static List<Finding> headers(Diagnosis d) {
-        return d.cudnn() == null ? List.of() : HeaderFiles.findings(d.host(), d.headerDir(), d.cudnn().major());
+        if (d.cudnn() == null) {
+            return List.of();
+        }
+        List<Finding> out = new ArrayList<>(HeaderFiles.findings(d.host(), d.headerDir(), d.cudnn().major()));
+        out.addAll(HeaderFiles.alternatives(d.host(), d.headerDir(), d.cudnn()));
+        return out;
     }
 
     static List<Finding> searchPath(Diagnosis d) {
