@@ -43,7 +43,7 @@ final class VerifyChecks {
 
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
             d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies(), d.environments()),
-            d -> LoaderPath.environmentFindings(d.host()),
+            d -> LoaderPath.environmentFindings(d.host()), StaleLoaderCache::copies,
             d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
             VerifyChecks::unreadRecords, VerifyChecks::scanBound, VerifyChecks::skippedFolders);
 
@@ -185,7 +185,8 @@ final class VerifyChecks {
     }
 
     static List<Finding> searchPath(Diagnosis d) {
-        return d.cudnn() == null ? List.of() : d.search().findings();
+        // #33 item 3: over a stale cache of a hand-made folder, the copy found first is fixed by sudo ldconfig, not its removal
+        return d.cudnn() == null ? List.of() : StaleLoaderCache.target(d, d.search().findings());
     }
 
     static List<Finding> byName(Diagnosis d) {
