@@ -101,6 +101,7 @@ final class VerifyChecks {
         List<Finding> out = new ArrayList<>(d.driver().findings());
         out.addAll(DriverFit.driverLibrary(d.host(), d.driver().driver()));
         out.addAll(DriverFit.visibility(d.host(), d.driver().driver()));
+        out.addAll(WslLinuxDriver.findings(d.host(), d.platform()));
         return out;
     }
 
