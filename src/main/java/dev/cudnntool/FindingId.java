@@ -46,6 +46,9 @@ public enum FindingId {
     DRIVER_TOO_OLD("driver.too-old", "the driver is older than the cuDNN build's CUDA major needs", ERROR),
     DRIVER_LIBCUDA_MISSING("driver.libcuda-missing", "nvidia-smi answers but the driver's CUDA library (libcuda.so.1, nvcuda.dll)"
             + " is missing or not loadable", ERROR),
+    DRIVER_WSL_LINUX_DRIVER("driver.wsl-linux-driver", "inside WSL2, a Linux NVIDIA driver is installed (libcuda.so.1 from a"
+            + " libnvidia-compute or nvidia-driver package, or an nvidia-smi not WSL's): it breaks CUDA there; WSL's driver comes"
+            + " from Windows", ERROR),
     DRIVER_NO_GPU("driver.no-gpu", "the driver works but no GPU is visible to this process", WARN),
     DRIVER_OK("driver.ok", "the driver, its CUDA ceiling and the GPUs", INFO),
     COPY_SKIPPED_UNTRUSTED("copy.skipped-untrusted", "a folder the tool found by itself (a .venv, a conda env) belongs to another"
@@ -95,6 +98,9 @@ public enum FindingId {
     CUDNN_NO_SONAME_LINK("cudnn.no-soname-link", "a library only under its full-version name, without the soname link the loader opens", ERROR),
     CUDNN_UNREADABLE("cudnn.unreadable", "a library, or a library folder, the current user cannot read; a warning for an"
             + " unreadable cudnn_version.h", ERROR, WARN),
+    CUDNN_HEADER_ALTERNATIVE("cudnn.header-alternative", "a cuDNN header link through /etc/alternatives (NVIDIA's Debian"
+            + " packages) leads to another cuDNN than the runtime: another version, or another major with no runtime here (warn: a"
+            + " major whose runtime is here too)", ERROR, WARN),
     CUDNN_DEV_LINK_MISMATCH("cudnn.dev-link-mismatch", "the development link libcudnn.so leads to another major than the soname"
             + " link, so -lcudnn links the old one", ERROR),
     CUDNN_TWO_MAJORS("cudnn.two-majors", "cuDNN 8 and 9 in one folder", WARN),

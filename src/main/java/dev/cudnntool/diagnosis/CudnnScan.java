@@ -98,6 +98,18 @@ public final class CudnnScan {
         } catch (IOException ignored) {
             // unreadable header: reported as no header version
         }
+        if (header != null && header.major() != major) {
+            // #33 item 3: Debian's cudnn_version.h leads through /etc/alternatives to another major's header; this major's
+            // own _vN header says this runtime's version (verify's HeaderFiles names the alternative that points away)
+            for (Path other : HeaderLookup.candidates(host, includeDir, CudnnComponents.versionHeader(major), major)) {
+                Optional<CudnnVersion> own = ownMajorHeader(other, major);
+                if (own.isPresent()) {
+                    header = own.get();
+                    headerFile = other.toString();
+                    break;
+                }
+            }
+        }
         if (host.windows() && importDir != null) {
             for (String base : CudnnComponents.libraries(major)) {
                 if (!Files.isRegularFile(importDir.resolve(base + ".lib"))) {
@@ -117,6 +129,22 @@ public final class CudnnScan {
         List<Integer> others = new ArrayList<>(new TreeSet<>(mains.keySet()));
         others.remove(Integer.valueOf(major));
         return Optional.of(new InstalledCudnn(major, dir, main, subs, missing, header, headerFile, versions, others));
+    }
+
+    /** The version a Debian {@code _vN} header says when it is a readable file of {@code major}. */
+    private static Optional<CudnnVersion> ownMajorHeader(Path h, int major) {
+        if (!h.getFileName().toString().endsWith("_v" + major + ".h")) {
+            return Optional.empty();
+        }
+        try {
+            if (BoundedFiles.isRegularFile(h) && Files.isReadable(h)) {
+                return HeaderVersion.parse(BoundedFiles.readString(h, BoundedFiles.TEXT, StandardCharsets.ISO_8859_1))
+                        .filter(v -> v.major() == major);
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // unreadable: no version from it
+        }
+        return Optional.empty();
     }
 
     /**

@@ -284,7 +284,8 @@ final class FileChecks {
     static List<Finding> unreadable(Host host, InstalledCudnn c) {
         List<Finding> out = new ArrayList<>();
         for (Path lib : libraries(c)) {
-            if (Files.exists(lib) && !Files.isReadable(lib)) {
+            // the link and its real file: a soname link anyone may read can lead to a file mode 000
+            if (Files.exists(lib) && (!Files.isReadable(lib) || !Files.isReadable(host.realPath(lib)))) {
                 out.add(unreadableFinding(host, lib.toString()));
             }
         }

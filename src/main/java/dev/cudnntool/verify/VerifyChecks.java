@@ -43,7 +43,7 @@ final class VerifyChecks {
 
     static final List<Check> MACHINE = List.of(d -> CopiesFindings.findings(d.host(), d.copies()),
             d -> WindowsInstallerLayout.findings(d.host(), d.toolkit()), d -> TwoCudarts.findings(d.host(), d.copies(), d.environments()),
-            d -> LoaderPath.environmentFindings(d.host()),
+            d -> LoaderPath.environmentFindings(d.host()), StaleLoaderCache::copies,
             d -> d.cudnn() == null ? Preload.findings(d.host(), null, 0) : List.of(), // with a copy, said by preload
             VerifyChecks::unreadRecords, VerifyChecks::scanBound, VerifyChecks::skippedFolders);
 
@@ -101,6 +101,7 @@ final class VerifyChecks {
         List<Finding> out = new ArrayList<>(d.driver().findings());
         out.addAll(DriverFit.driverLibrary(d.host(), d.driver().driver()));
         out.addAll(DriverFit.visibility(d.host(), d.driver().driver()));
+        out.addAll(WslLinuxDriver.findings(d.host(), d.platform()));
         return out;
     }
 
@@ -176,11 +177,17 @@ final class VerifyChecks {
     }
 
     static List<Finding> headers(Diagnosis d) {
-        return d.cudnn() == null ? List.of() : HeaderFiles.findings(d.host(), d.headerDir(), d.cudnn().major());
+        if (d.cudnn() == null) {
+            return List.of();
+        }
+        List<Finding> out = new ArrayList<>(HeaderFiles.findings(d.host(), d.headerDir(), d.cudnn().major()));
+        out.addAll(HeaderFiles.alternatives(d.host(), d.headerDir(), d.cudnn()));
+        return out;
     }
 
     static List<Finding> searchPath(Diagnosis d) {
-        return d.cudnn() == null ? List.of() : d.search().findings();
+        // #33 item 3: over a stale cache of a hand-made folder, the copy found first is fixed by sudo ldconfig, not its removal
+        return d.cudnn() == null ? List.of() : StaleLoaderCache.target(d, d.search().findings());
     }
 
     static List<Finding> byName(Diagnosis d) {

@@ -52,6 +52,9 @@ public final class VerifyService {
         List<Finding> targetFindings = OwnersFixes.apply(targetFindings(d), ownerOf(d.copies(), CudnnCopy.Origin.TARGET));
         List<Finding> findings = new ArrayList<>(targetFindings);
         VerifyChecks.MACHINE.forEach(check -> findings.addAll(check.check(d)));
+        // #33 item 6: the active environment's cuDNN folder this user cannot open fails verify as the target's would
+        List<Finding> unreadableEnv = UnreadableEnvironment.findings(d);
+        findings.addAll(unreadableEnv);
         List<FrameworkReport> frameworks = Frameworks.analyse(host, d.environments(), only, d.copies(), d.driver().driver(),
                 this::diagnose);
         List<Finding> frameworkFindings = new ArrayList<>(Frameworks.findings(frameworks));
@@ -60,7 +63,7 @@ public final class VerifyService {
             frameworkFindings.add(frameworkNotFound(only, d.environments(), all));
         }
         findings.addAll(frameworkFindings);
-        boolean ok = !Finding.anyError(targetFindings) && !Finding.anyError(frameworkFindings);
+        boolean ok = !Finding.anyError(targetFindings) && !Finding.anyError(frameworkFindings) && !Finding.anyError(unreadableEnv);
         List<CudnnCopy> copies = d.copies();
         if (all) {
             copies = copies.stream().map(copy -> copy.withFindings(copy.origin() == CudnnCopy.Origin.TARGET ? targetFindings
@@ -127,8 +130,9 @@ public final class VerifyService {
         out.addAll(FileChecks.damaged(host, c.get()));
         out.addAll(FileChecks.wrongArch(host, c.get(), null));
         if (c.get().headerFile() != null || copy.includeDir() != null && Files.isDirectory(copy.includeDir())) {
-            out.addAll(HeaderFiles.findings(host, copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir(),
-                    c.get().major()));
+            Path include = copy.includeDir() == null ? lib.getParent().resolve("include") : copy.includeDir();
+            out.addAll(HeaderFiles.findings(host, include, c.get().major()));
+            out.addAll(HeaderFiles.alternatives(host, include, c.get()));
         }
         InstalledCudnn found = c.get();
         if (found.headerFile() == null) {

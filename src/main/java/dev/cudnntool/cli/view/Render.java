@@ -17,6 +17,7 @@ import dev.cudnntool.verify.VerifyReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Human output: short, aligned, one finding a line with its fix below it. */
 public final class Render {
@@ -65,7 +66,8 @@ public final class Render {
         }
         long elsewhere = r.copies().stream().filter(c -> c.origin() != CudnnCopy.Origin.TARGET).count();
         out.println("cuDNN     " + (r.cudnn() == null ? (elsewhere == 0 ? "none found" : "none in " + (r.target() == null ? "a toolkit"
-                : "the target") + "; " + elsewhere + " cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed below)") : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
+                : "the target") + "; " + elsewhere + " cop" + (elsewhere == 1 ? "y" : "ies") + " elsewhere (listed below): "
+                + whereElse(r.copies())) : "cuDNN " + r.cudnn().major() + " in " + r.cudnn().runtimeDir()
                 + (r.cudnn().headerVersion() == null ? "" : ", header " + r.cudnn().headerVersion())));
         if (r.probe() != null) {
             var pr = r.probe();
@@ -80,8 +82,9 @@ public final class Render {
         if (!r.ok()) {
             // with --all a copy's own errors fail verify too: counted, so the count and the exit code agree
             long own = r.findings().stream().filter(Finding::isError).count();
+            // a copy plain verify judged as the target (#33 item 2) has its findings among the report's own: counted once
             long inCopies = r.copies().stream().filter(c -> c.origin() != CudnnCopy.Origin.TARGET)
-                    .mapToLong(c -> c.findings().stream().filter(Finding::isError).count()).sum();
+                    .mapToLong(c -> c.findings().stream().filter(f -> f.isError() && !r.findings().contains(f)).count()).sum();
             verdict = "verify: " + (own + inCopies) + " problem(s) found" + (inCopies == 0 ? "" : " (" + inCopies
                     + " in other cuDNN copies, listed under them)") + " (exit 1)";
         } else if (r.verdict() == Verdict.UNKNOWN) {
@@ -100,6 +103,65 @@ public final class Render {
             verdict = "verify: no problems found";
         }
         out.println(verdict);
+    }
+
+    /** At most this many copies are named on verify's {@code cuDNN} line; the rest are counted (all are listed below). */
+    static final int NAMED_ELSEWHERE = 4;
+
+    /**
+     * #33 item 6: where the copies outside the target are, in a few words each, for the {@code cuDNN} line when the
+     * target holds none: "conda env /opt/conda (9.1.0), /usr/local/cuda-12.4 (8.9.7)".
+     */
+    static String whereElse(List<CudnnCopy> copies) {
+        List<String> each = new ArrayList<>();
+        List<CudnnCopy> others = copies.stream().filter(c -> c.origin() != CudnnCopy.Origin.TARGET).toList();
+        for (CudnnCopy c : others.subList(0, Math.min(NAMED_ELSEWHERE, others.size()))) {
+            each.add(place(c) + " (" + (c.version() == null ? "cuDNN " + c.major() : c.version()) + ")");
+        }
+        return String.join(", ", each) + (others.size() > NAMED_ELSEWHERE ? " and " + (others.size() - NAMED_ELSEWHERE) + " more" : "");
+    }
+
+    /** A copy's place as a person names it: the toolkit, the conda environment or the pip environment it is in, else its folder. */
+    static String place(CudnnCopy c) {
+        String path = c.path().replace('\\', '/');
+        String folder = parent(path);
+        String original = c.path();
+        String sep = original.contains("\\") && !original.contains("/") ? "\\" : "/";
+        switch (c.origin()) {
+            case CONDA -> {
+                // <env>/lib, or <env>/Library/bin on Windows
+                String env = folder.toLowerCase(Locale.ROOT).endsWith("/library/bin") ? parent(parent(folder)) : parent(folder);
+                return "conda env " + shown(env, sep);
+            }
+            case PIP -> {
+                int at = path.lastIndexOf("/site-packages/");
+                if (at > 0) {
+                    String site = path.substring(0, at + "/site-packages".length());
+                    String env = site.toLowerCase(Locale.ROOT).matches(".*/lib/python[^/]*/site-packages") ? parent(parent(parent(site)))
+                            : site.toLowerCase(Locale.ROOT).endsWith("/lib/site-packages") ? parent(parent(site)) : site;
+                    return (path.substring(at).contains("/torch/") ? "torch's wheel in " : "pip env ") + shown(env, sep);
+                }
+                return shown(folder, sep);
+            }
+            case TOOLKIT -> {
+                // <toolkit>/lib64, <toolkit>/targets/<cpu>-linux/lib, <toolkit>\bin
+                String up = parent(folder);
+                String root = parent(up).endsWith("/targets") ? parent(parent(up)) : up;
+                return shown(root, sep);
+            }
+            default -> {
+                return shown(folder, sep);
+            }
+        }
+    }
+
+    private static String parent(String p) {
+        int at = p.lastIndexOf('/');
+        return at <= 0 ? (at == 0 ? "/" : p) : p.substring(0, at);
+    }
+
+    private static String shown(String p, String sep) {
+        return sep.equals("/") ? p : p.replace("/", sep);
     }
 
     /** {@code rollback --list}: one install a line, the newest marked. */
