@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Windows, executed: runs the tool as a Windows user would, with a real Windows JVM (Temurin 17 from
 # npm) and NVIDIA's real Windows cuDNN 8.9.7 DLLs (Bytedeco's redist jar on Maven Central), under
-# Wine. Asserts exit codes and JSON of: verify --prefix (LoadLibraryExW, 8907, every sub-library),
+# Wine. Asserts exit codes and JSON of: verify --prefix (LoadLibraryExW, 8907, every sub-library; the mapped
+# modules, and a stale sub-library in System32 or earlier on PATH named as cudnn.sublibrary-elsewhere),
 # install of a Windows-layout zip into a toolkit found through CUDA_PATH, verify --expect, the stop
 # on a DLL held open by another Windows process (exit 5, nothing changed), rollback --list columns,
 # rollback (toolkit tree byte-identical), --add-to-path (HKCU\Environment Path read back with
@@ -203,6 +204,38 @@ run 0 verify-prefix "$T" verify --prefix 'C:\cudnn' --json
 unset WINEPATH
 check verify-prefix 'd["probe"]["version"] == 8907 and d["probe"]["loadedPath"].endswith("cudnn64_8.dll")
  and len(d["probe"]["subLibraries"]) == 6 and all(s["loaded"] for s in d["probe"]["subLibraries"])'
+
+# ---- 1b. #33 item 1 on Windows: a sub-library from a folder earlier in the DLL search order ---------
+# The probe loads only cudnn64_8.dll, with C:\cudnn\bin on its PATH (left as it is, or appended when missing),
+# and lists the process's modules: the dispatcher's LoadLibrary of cudnn_ops_infer64_8.dll searches System32
+# before PATH, so a stale copy there is what every program gets ("an old DLL in System32"). Then the same file
+# in a folder earlier on PATH. Each is a real 8.9.7 DLL with bytes appended (another file, the same release).
+stale=$C/windows/system32/cudnn_ops_infer64_8.dll
+{ cat "$dlls/cudnn_ops_infer64_8.dll"; printf 'a stale copy'; } > "$stale"
+export WINEPATH='C:\cudnn\bin'
+run 0 verify-stale-system32 "$T" verify --prefix 'C:\cudnn' --json
+check verify-stale-system32 'd["probe"]["version"] == 8907 and any(m["path"].lower().endswith(r"\system32\cudnn_ops_infer64_8.dll")
+ for m in d["probe"]["mapped"]) and any(f["id"] == "cudnn.sublibrary-elsewhere" and r"system32\cudnn_ops_infer64_8.dll" in f["message"].lower()
+ and "before PATH" in f["message"] for f in d["findings"])'
+# Off PATH too: the child appends C:\cudnn\bin to its own PATH, System32's copy still wins.
+unset WINEPATH
+run 1 verify-stale-system32-off-path "$T" verify --prefix 'C:\cudnn' --json
+check verify-stale-system32-off-path 'd["probe"]["version"] == 8907 and any(f["id"] == "cudnn.not-found-by-name" for f in d["findings"])
+ and any(f["id"] == "cudnn.sublibrary-elsewhere" and r"system32\cudnn_ops_infer64_8.dll" in f["message"].lower() for f in d["findings"])'
+rm -f "$stale"
+mkdir -p "$C/stale"
+{ cat "$dlls/cudnn_ops_infer64_8.dll"; printf 'a stale copy'; } > "$C/stale/cudnn_ops_infer64_8.dll"
+export WINEPATH='C:\stale;C:\cudnn\bin'
+run 0 verify-stale-on-path "$T" verify --prefix 'C:\cudnn' --json
+check verify-stale-on-path 'any(f["id"] == "cudnn.sublibrary-elsewhere" and r"c:\stale\cudnn_ops_infer64_8.dll" in f["message"].lower() for f in d["findings"])'
+# The healthy case names nothing: every module from C:\cudnn\bin, listed.
+export WINEPATH='C:\cudnn\bin;C:\stale'
+run 0 verify-stale-after "$T" verify --prefix 'C:\cudnn' --json
+check verify-stale-after 'len(d["probe"]["mapped"]) >= 2 and all(m["path"].lower().startswith("c:\\cudnn\\bin\\") for m in d["probe"]["mapped"])
+ and not any(f["id"] == "cudnn.sublibrary-elsewhere" for f in d["findings"])'
+unset WINEPATH
+rm -rf "$C/stale"
+say "ok: a sub-library from System32 or an earlier PATH folder is named (cudnn.sublibrary-elsewhere)"
 
 # ---- 2. a DLL of the toolkit held open by another Windows process: exit 5, nothing changed -------
 before=$(tree_hash)

@@ -9,8 +9,10 @@ import java.util.Optional;
  * CUDA major through minor-version compatibility (facts §6), and the lowest GPU generation a CUDA
  * major builds for. CUDA 13 on Windows has no published minimum; the Linux branch (580) is used for
  * both, and the message says so. CUDA 13 dropped Maxwell, Pascal and Volta (compute capability
- * below 7.5; NVIDIA's CUDA 13.0 release notes): no build for CUDA 13 runs on such a GPU, whatever a
- * support-matrix row says.
+ * below 7.5): no build for CUDA 13 runs on such a GPU, whatever a support-matrix row says. NVIDIA,
+ * https://docs.nvidia.com/cuda/cuda-features-archive/index.html (CUDA 13.0 Features): "CUDA 13.0 supports all
+ * NVIDIA architectures from Turing through Grace Blackwell." and "CUDA Toolkit releases in the 13.x series are
+ * ABI-compatible with drivers corresponding to the same series (r580 and newer)."
  */
 public final class DriverMinimums {
     private DriverMinimums() {
@@ -52,9 +54,22 @@ public final class DriverMinimums {
     }
 
     /**
-     * The newest driver branch NVIDIA ships for a GPU generation, where it stopped: Fermi (compute capability 2.x)
-     * 390, Kepler (3.x) 470, Maxwell, Pascal and Volta (5.0 to 7.2) 580 (NVIDIA: R580 is the last branch for
-     * them). Empty for Turing and later, or when {@code cc} is not a compute capability.
+     * The newest driver branch NVIDIA ships for a GPU generation, where it stopped: Tesla (compute capability 1.x,
+     * GeForce 8 and 9) 340, Fermi (2.x) 390, Kepler (3.x) 470, Maxwell, Pascal and Volta (5.0 to 7.2) 580. Empty for
+     * Turing and later, or when {@code cc} is not a compute capability. NVIDIA's own words (docs/gpu-generations.md
+     * has the full list):
+     * <ul>
+     * <li>https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588 (NVIDIA's
+     * deprecation schedule): "Fermi-based GPUs are no longer supported starting with release 396. These GPUs were
+     * supported through the release 390 legacy branch"; and "The release 580 series will be the last to support GPUs
+     * based on the Maxwell, Pascal, and Volta architectures."</li>
+     * <li>https://forums.developer.nvidia.com/t/current-graphics-driver-releases/28500 (NVIDIA's list): "Legacy
+     * releases 470.239.06 (x86_64) - GKxxx “Kepler” GPUs, 390.157 (x86 / x86_64 / ARM) - GF1xx “Fermi” GPUs,
+     * 340.108 (x86 / x86_64) - GeForce 8 and 9 series GPUs".</li>
+     * <li>https://docs.nvidia.com/datacenter/tesla/drivers/index.html#cuda-drivers ("CUDA and Architecture Matrix"):
+     * Fermi 2.0, last driver support R390; Kepler 3.0/3.2 and 3.5/3.7, R470.</li>
+     * </ul>
+     * The 1.x row was 390 before #33's check (written from memory); it is 340.
      */
     public static Optional<Integer> newestDriverBranch(String cc) {
         if (cc == null || !cc.matches("\\d{1,2}\\.\\d{1,2}")) {
@@ -63,7 +78,10 @@ public final class DriverMinimums {
         String[] p = cc.split("\\.");
         int major = Integer.parseInt(p[0]);
         int minor = Integer.parseInt(p[1]);
-        if (major <= 2) {
+        if (major <= 1) {
+            return Optional.of(340);
+        }
+        if (major == 2) {
             return Optional.of(390);
         }
         if (major <= 4) {

@@ -1,17 +1,20 @@
 package dev.cudnntool.probe;
 import com.sun.jna.Function;
 import com.sun.jna.Library;
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.WString;
+import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -40,8 +43,8 @@ interface NativeLoader {
 
     /**
      * The files the loader has mapped into this process, as the operating system lists them (Linux:
-     * {@code /proc/self/maps}), or null where this loader cannot list them (Windows: not listed; the
-     * probe then says nothing of what was mapped).
+     * {@code /proc/self/maps}; Windows: the process's modules, {@code EnumProcessModules} and each module's
+     * file), or null where this loader cannot list them (the probe then says nothing of what was mapped).
      */
     default List<String> mappedFiles() {
         return null;
@@ -53,6 +56,14 @@ interface NativeLoader {
      */
     default String ownVersion(String path) {
         return null;
+    }
+
+    /**
+     * Makes {@code folder} a folder of this process's own library search path, as a program started with it on
+     * its search path would have it; answers whether the path was changed. Only Windows needs it (below).
+     */
+    default boolean searchFolder(String folder) {
+        return false;
     }
 
     static NativeLoader forThisPlatform() {
@@ -190,6 +201,10 @@ interface NativeLoader {
 
     final class Windows implements NativeLoader {
         static final int LOAD_WITH_ALTERED_SEARCH_PATH = 0x8;
+        /** At most this many modules are listed (a JVM with cuDNN loaded has some 60). */
+        static final int MODULES_LIMIT = 4096;
+        /** The longest path Windows has (UNICODE_STRING's limit), in UTF-16 units. */
+        static final int PATH_LIMIT = 32767;
 
         public interface Kernel32 extends Library {
             Pointer LoadLibraryExW(WString name, Pointer reserved, int flags);
@@ -201,10 +216,26 @@ interface NativeLoader {
             boolean GetModuleHandleExW(int flags, Pointer address, PointerByReference module);
 
             boolean FreeLibrary(Pointer module);
+
+            Pointer GetCurrentProcess();
+
+            Pointer GetModuleHandleW(WString name);
+
+            int GetEnvironmentVariableW(WString name, char[] buffer, int size);
+
+            boolean SetEnvironmentVariableW(WString name, WString value);
         }
 
-        private final Kernel32 k = Native.load("kernel32", Kernel32.class,
-                Map.of(Library.OPTION_CALLING_CONVENTION, Function.C_CONVENTION));
+        /** The process's module list (psapi.dll; kernel32's K32EnumProcessModules behind it on Windows 7 and later). */
+        public interface Psapi extends Library {
+            boolean EnumProcessModules(Pointer process, Pointer modules, int bytes, IntByReference needed);
+
+            int GetModuleFileNameExW(Pointer process, Pointer module, char[] buffer, int size);
+        }
+
+        private static final Map<String, Object> OPTIONS = Map.of(Library.OPTION_CALLING_CONVENTION, Function.C_CONVENTION);
+        private final Kernel32 k = Native.load("kernel32", Kernel32.class, OPTIONS);
+        private Psapi psapi;
 
         @Override
         public Opened open(String pathOrName, boolean byPath, boolean resolveNow) {
@@ -240,6 +271,75 @@ interface NativeLoader {
         @Override
         public void close(Pointer handle) {
             k.FreeLibrary(handle);
+        }
+
+        /**
+         * The files of this process's modules, in the loader's order, through EnumProcessModules and
+         * GetModuleFileNameExW: at most {@link #MODULES_LIMIT}, each name checked ({@link MappedFiles#windowsPath}).
+         */
+        @Override
+        public List<String> mappedFiles() {
+            try {
+                if (psapi == null) {
+                    psapi = Native.load("psapi", Psapi.class, OPTIONS);
+                }
+                Pointer self = k.GetCurrentProcess();
+                Memory modules = new Memory((long) MODULES_LIMIT * Native.POINTER_SIZE);
+                IntByReference needed = new IntByReference();
+                if (!psapi.EnumProcessModules(self, modules, (int) modules.size(), needed)) {
+                    return null;
+                }
+                int count = Math.min(Math.max(needed.getValue(), 0) / Native.POINTER_SIZE, MODULES_LIMIT);
+                List<String> names = new ArrayList<>();
+                char[] buf = new char[PATH_LIMIT + 1];
+                for (int i = 0; i < count; i++) {
+                    Pointer module = modules.getPointer((long) i * Native.POINTER_SIZE);
+                    int n = module == null ? 0 : psapi.GetModuleFileNameExW(self, module, buf, buf.length);
+                    if (n > 0 && n < buf.length) {
+                        names.add(new String(buf, 0, n));
+                    }
+                }
+                return MappedFiles.windowsModules(names);
+            } catch (UnsatisfiedLinkError | RuntimeException e) {
+                return null; // no psapi: nothing can be said of what was mapped
+            }
+        }
+
+        /** The module's own version symbol: GetProcAddress looks in that module's exports only. */
+        @Override
+        public String ownVersion(String path) {
+            Pointer h = k.GetModuleHandleW(new WString(path));
+            if (h == null) {
+                return null;
+            }
+            for (String symbol : SubLibraryVersion.SYMBOLS) {
+                Pointer p = k.GetProcAddress(h, symbol);
+                if (p != null) {
+                    return SubLibraryVersion.decode(p.getInt(0));
+                }
+            }
+            return null;
+        }
+
+        /**
+         * A program loading cudnn64_9.dll by name gets its sub-libraries through the DLL search order (the
+         * program's folder, System32, the Windows folder, the current folder, then PATH), not from the main DLL's
+         * folder. With the folder already on PATH, PATH stays as it is: the child sees what the user's programs
+         * see. Without, the folder is appended to this process's PATH, as {@code cudnn install --add-to-path} and
+         * NVIDIA's guide put it: the child sees what programs will get once it is on PATH (a sub-library in
+         * System32, or in a PATH folder, still wins), and cuDNN 8's dispatcher, which finds nothing from a folder
+         * off PATH (seen under Wine), can answer.
+         */
+        @Override
+        public boolean searchFolder(String folder) {
+            char[] buf = new char[PATH_LIMIT + 1];
+            int n = k.GetEnvironmentVariableW(new WString("PATH"), buf, buf.length);
+            String path = n > 0 && n < buf.length ? new String(buf, 0, n) : "";
+            if (MappedFiles.onWindowsPath(path, folder)) {
+                return false;
+            }
+            String changed = path.isEmpty() ? folder : path.endsWith(";") ? path + folder : path + ";" + folder;
+            return changed.length() <= PATH_LIMIT && k.SetEnvironmentVariableW(new WString("PATH"), new WString(changed));
         }
     }
 

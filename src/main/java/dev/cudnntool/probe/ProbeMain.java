@@ -79,9 +79,7 @@ public final class ProbeMain {
         }
         String library = null;
         String name = null;
-        // Windows keeps the order before #33 item 1 (sub-libraries by path first): its mapped modules are not listed
-        // yet, and cuDNN 8's dispatcher, loaded alone from a folder not on PATH, answered no version under Wine.
-        String order = System.getProperty("os.name", "").startsWith("Windows") ? ORDER_SUBS_FIRST : ORDER_PROGRAM;
+        String order = ORDER_PROGRAM;
         List<String> subs = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
@@ -93,7 +91,8 @@ public final class ProbeMain {
             }
         }
         ProbeMain probe = new ProbeMain(loader, library, name, subs);
-        run(ORDER_SUBS_FIRST.equals(order) ? probe.subLibrariesFirst() : probe.steps());
+        boolean windows = System.getProperty("os.name", "").startsWith("Windows");
+        run(ORDER_SUBS_FIRST.equals(order) ? probe.subLibrariesFirst() : windows ? probe.windowsSteps() : probe.steps());
         emit(event(ProbeEvent.DONE));
     }
 
@@ -129,6 +128,29 @@ public final class ProbeMain {
                 new Step("mapped", Duration.ofSeconds(5), this::mapped),
                 new Step("handle", Duration.ofSeconds(20), this::handle),
                 new Step("subLibraries", Duration.ofSeconds(15), this::loadSubLibraries));
+    }
+
+    /**
+     * Windows: {@link #steps}, with the main library's folder made a folder of the child's own PATH first
+     * ({@link NativeLoader#searchFolder}: left as it is when already there, else appended, as
+     * {@code cudnn install --add-to-path} puts it), after the load by name, which must see the user's PATH as it
+     * is. The dispatcher then gets its sub-libraries through the DLL search order as a program on that PATH does
+     * (System32 and the Windows folder before PATH; the child's own folder is java.exe's, not the program's), and
+     * the mapped step lists the process's modules, so one from another folder is named
+     * ({@code cudnn.sublibrary-elsewhere}).
+     */
+    List<Step> windowsSteps() {
+        List<Step> out = new ArrayList<>(steps());
+        out.add(1, new Step("searchPath", Duration.ofSeconds(5), this::searchPath));
+        return out;
+    }
+
+    private boolean searchPath() {
+        int slash = library == null ? -1 : Math.max(library.lastIndexOf('\\'), library.lastIndexOf('/'));
+        if (slash > 0) {
+            loader.searchFolder(library.substring(0, slash));
+        }
+        return true;
     }
 
     /**
@@ -305,7 +327,8 @@ public final class ProbeMain {
     private boolean loadSubLibraries() {
         List<String> left = new ArrayList<>();
         for (String sub : subs) {
-            if (mappedPaths.contains(realPath(sub))) {
+            String real = realPath(sub);
+            if (mappedPaths.contains(real) || mappedPaths.stream().anyMatch(m -> m.indexOf('\\') >= 0 && m.equalsIgnoreCase(real))) {
                 emit(event(ProbeEvent.SUB_LIBRARY).put("path", sub).put("loaded", true)); // the calls above loaded it
             } else {
                 left.add(sub);

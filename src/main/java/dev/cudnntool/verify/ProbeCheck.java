@@ -153,7 +153,16 @@ public final class ProbeCheck {
         if (away.isEmpty()) {
             return List.of();
         }
-        String ld = host.windows() ? null : host.env("LD_LIBRARY_PATH");
+        if (host.windows()) {
+            // The DLL search order: the program's folder, System32, the Windows folder, the current folder, then PATH.
+            return List.of(Finding.warn(FindingId.CUDNN_SUBLIBRARY_ELSEWHERE, "a program loading " + p.loadedPath()
+                            + " gets " + String.join(", ", away) + " from another folder than " + home
+                            + " (Windows looks in the program's folder, System32, the Windows folder and the current"
+                            + " folder before PATH)",
+                    "delete or rename the stray cuDNN files named here (a copy in System32 or the Windows folder wins over"
+                            + " every PATH folder), or put " + home + " before their folder on PATH"));
+        }
+        String ld = host.env("LD_LIBRARY_PATH");
         boolean empty = ld != null && (ld.isEmpty() || ld.startsWith(":") || ld.endsWith(":") || ld.contains("::"));
         return List.of(Finding.warn(FindingId.CUDNN_SUBLIBRARY_ELSEWHERE, "a program loading " + p.loadedPath()
                         + " gets " + String.join(", ", away) + " from another folder than " + home
