@@ -17,6 +17,7 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
 import dev.cudnntool.install.PostInstallCheck;
 import dev.cudnntool.target.InstallTarget;
+import dev.cudnntool.verify.machine.DriverFit;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -13,6 +13,7 @@ import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
+import dev.cudnntool.verify.machine.DriverFit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -11,6 +11,7 @@ import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.NvidiaSmi;
 import dev.cudnntool.probe.ProbeRunner;
+import dev.cudnntool.verify.machine.DriverFit;
 import dev.cudnntool.testing.ElfImages;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;

@@ -14,6 +14,7 @@ import dev.cudnntool.host.SystemProcessRunner;
 import dev.cudnntool.probe.ProbeRunner;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.RealWheels;
+import dev.cudnntool.verify.machine.DriverFit;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;

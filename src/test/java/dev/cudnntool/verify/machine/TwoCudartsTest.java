@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.verify.machine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

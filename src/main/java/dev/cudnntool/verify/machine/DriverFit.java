@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.verify.machine;
 import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -32,12 +32,12 @@ import java.util.Optional;
  * loadable although nvidia-smi answers ({@code driver.libcuda-missing}), a driver too old for the
  * build ({@code driver.too-old}), and no GPU visible to this process ({@code driver.no-gpu}).
  */
-final class DriverFit {
+public final class DriverFit {
     private DriverFit() {
     }
 
     /** @param built the CUDA version cuDNN was built for (cudnnGetCudartVersion), or null */
-    static List<Finding> findings(Host host, DriverInfo driver, CudaVersion built) {
+    public static List<Finding> findings(Host host, DriverInfo driver, CudaVersion built) {
         return findings(host, driver, built, null);
     }
 
@@ -45,7 +45,7 @@ final class DriverFit {
      * As above; {@code release} ("9.10.2", or null) picks the driver minimum of its support-matrix row for this GPU
      * (9.10.2 on Blackwell: 570.26) instead of the CUDA major's, where the matrix holds the release.
      */
-    static List<Finding> findings(Host host, DriverInfo driver, CudaVersion built, String release) {
+    public static List<Finding> findings(Host host, DriverInfo driver, CudaVersion built, String release) {
         List<Finding> out = new ArrayList<>();
         if (built == null || driver == null || !driver.present() || driver.cudaCeiling() == null) {
             return out;
@@ -83,7 +83,7 @@ final class DriverFit {
     }
 
     /** {@code driver.libcuda-missing}: nvidia-smi answers, but the library CUDA programs load to reach the driver is not there. */
-    static List<Finding> driverLibrary(Host host, DriverInfo driver) {
+    public static List<Finding> driverLibrary(Host host, DriverInfo driver) {
         if (driver == null || !driver.present()) {
             return List.of();
         }
@@ -98,7 +98,7 @@ final class DriverFit {
     }
 
     /** Why the driver's CUDA library cannot be loaded, or empty when it can. */
-    static Optional<String> libcudaProblem(Host host) {
+    public static Optional<String> libcudaProblem(Host host) {
         if (host.windows()) {
             String root = host.env("SystemRoot") == null ? "C:\\Windows" : host.env("SystemRoot");
             Path dll = host.path(root, "System32", "nvcuda.dll");
@@ -135,7 +135,7 @@ final class DriverFit {
     }
 
     /** {@code driver.no-gpu}: CUDA_VISIBLE_DEVICES hides every GPU from programs started with this environment. */
-    static List<Finding> visibility(Host host, DriverInfo driver) {
+    public static List<Finding> visibility(Host host, DriverInfo driver) {
         String v = host.env("CUDA_VISIBLE_DEVICES");
         if (driver == null || !driver.present() || v == null || !hidesAll(v)) {
             return List.of();
@@ -146,7 +146,7 @@ final class DriverFit {
     }
 
     /** Whether a CUDA_VISIBLE_DEVICES value leaves no device: empty, or starting with an invalid index such as -1. */
-    static boolean hidesAll(String v) {
+    public static boolean hidesAll(String v) {
         String first = v.strip().split(",", -1)[0].strip().toLowerCase(Locale.ROOT);
         return first.isEmpty() || first.startsWith("-") || first.equals("nodevfiles") || first.equals("none")
                 || first.equals("void");
@@ -158,7 +158,7 @@ final class DriverFit {
      *
      * @return the cause in words and its fix
      */
-    static String[] handleCause(Host host, DriverInfo driver, CudaVersion built) {
+    public static String[] handleCause(Host host, DriverInfo driver, CudaVersion built) {
         Optional<String> lib = libcudaProblem(host);
         if (lib.isPresent()) {
             return new String[] {"because " + lib.get() + " (driver.libcuda-missing)", "make the driver's CUDA library loadable"

@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.verify.machine;
 
 import dev.cudnntool.Finding;
 import dev.cudnntool.FindingId;
@@ -23,12 +23,12 @@ import java.util.Optional;
  * The fix is {@code sudo ldconfig}, never removing a package: the copy the cache names instead is not the cause.
  * (A package's files are cached by its own ldconfig trigger; a folder of a package manager is left to its fixes.)
  */
-final class StaleLoaderCache {
+public final class StaleLoaderCache {
     private StaleLoaderCache() {
     }
 
     /** The conf line listing {@code dir} when the cache holds no {@code soname} from it and no package owns the copy there. */
-    static Optional<LoaderPath.ConfLine> stale(Host host, LdSoCache cache, Path dir, String soname, Owner owner) {
+    public static Optional<LoaderPath.ConfLine> stale(Host host, LdSoCache cache, Path dir, String soname, Owner owner) {
         if (host.windows() || dir == null || owner != null && owner.packageManager()) {
             return Optional.empty();
         }
@@ -46,7 +46,7 @@ final class StaleLoaderCache {
     }
 
     /** The fix for a folder {@link #stale} found: the cache's, in words that say why no package is removed. */
-    static Fix fix(Path dir, LoaderPath.ConfLine conf, String instead) {
+    public static Fix fix(Path dir, LoaderPath.ConfLine conf, String instead) {
         return Fix.text("sudo ldconfig (" + dir + " is listed in " + conf + ", but /etc/ld.so.cache was written before its"
                 + " files were put there" + (instead == null ? "" : " and still names " + instead) + "; no package needs"
                 + " removing), then run verify again");
@@ -56,7 +56,7 @@ final class StaleLoaderCache {
      * The target's findings with the cause's fix: when the target's folder is a stale hand-made one, a {@code cudnn.shadow}
      * error (another copy found first through the cache or a system folder) is fixed by {@code sudo ldconfig}.
      */
-    static List<Finding> target(Diagnosis d, List<Finding> findings) {
+    public static List<Finding> target(Diagnosis d, List<Finding> findings) {
         if (d.cudnn() == null || d.bareName() == null || d.host().windows()
                 || findings.stream().noneMatch(f -> f.is(FindingId.CUDNN_SHADOW) && f.severity() == Severity.ERROR)) {
             return findings;
@@ -83,7 +83,7 @@ final class StaleLoaderCache {
      * The copies outside the target in a stale hand-made folder: {@code search-path.missing} (warn) naming the folder,
      * its conf line and what a program loading the soname gets instead, fixed by {@code sudo ldconfig}.
      */
-    static List<Finding> copies(Diagnosis d) {
+    public static List<Finding> copies(Diagnosis d) {
         Host host = d.host();
         if (host.windows() || d.copies().isEmpty()) {
             return List.of();

@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.verify.machine;
 
 import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
@@ -20,13 +20,13 @@ import java.util.List;
  * WSL's) comes before it and breaks CUDA. {@code driver.wsl-linux-driver}, an error, with "remove the Linux driver
  * packages; WSL's driver comes from Windows" as its fix.
  */
-final class WslLinuxDriver {
+public final class WslLinuxDriver {
     static final String WSL_LIB = "/usr/lib/wsl/lib";
 
     private WslLinuxDriver() {
     }
 
-    static List<Finding> findings(Host host, Platform platform) {
+    public static List<Finding> findings(Host host, Platform platform) {
         if (host.windows() || platform == null || !platform.wsl()) {
             return List.of();
         }

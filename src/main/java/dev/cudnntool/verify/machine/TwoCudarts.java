@@ -1,4 +1,4 @@
-package dev.cudnntool.verify;
+package dev.cudnntool.verify.machine;
 
 import dev.cudnntool.diagnosis.CudnnCopy;
 
@@ -21,7 +21,7 @@ import java.util.Optional;
  * (NVIDIA/cudnn-frontend #211): contexts and streams of one are invalid in the other. A warning: a
  * program built for one major never asks for the other's runtime by itself.
  */
-final class TwoCudarts {
+public final class TwoCudarts {
     /** The CUDA majors looked for. */
     static final List<Integer> MAJORS = List.of(10, 11, 12, 13, 14);
 
@@ -29,7 +29,7 @@ final class TwoCudarts {
     }
 
     /** The runtime's file name of a CUDA major (Windows: cudart64_110.dll for 11, cudart64_12.dll from 12). */
-    static List<String> names(Host host, int major) {
+    public static List<String> names(Host host, int major) {
         if (!host.windows()) {
             return List.of("libcudart.so." + major);
         }
@@ -41,7 +41,7 @@ final class TwoCudarts {
     }
 
     /** What put a folder on the search, in a word. */
-    static String how(LoaderPath.Mechanism m) {
+    public static String how(LoaderPath.Mechanism m) {
         return switch (m) {
             case LD_SO_CACHE -> "/etc/ld.so.cache";
             case DEFAULT_FOLDER -> "a default folder";
@@ -52,7 +52,7 @@ final class TwoCudarts {
         };
     }
 
-    static List<Finding> findings(Host host, List<CudnnCopy> copies) {
+    public static List<Finding> findings(Host host, List<CudnnCopy> copies) {
         return findings(host, copies, List.of());
     }
 
@@ -66,7 +66,7 @@ final class TwoCudarts {
      *
      * @param environments the Python site-packages folders looked at
      */
-    static List<Finding> findings(Host host, List<CudnnCopy> copies, List<Path> environments) {
+    public static List<Finding> findings(Host host, List<CudnnCopy> copies, List<Path> environments) {
         List<Finding> out = new ArrayList<>(environmentRuntimes(host, environments));
         if (!out.isEmpty() || copies.stream().noneMatch(CudnnCopy::winsByName)) {
             return out; // no cuDNN a program gets by name: not cuDNN's business
@@ -99,12 +99,12 @@ final class TwoCudarts {
     }
 
     /** What the environment puts before every program's own folders, as opposed to a folder the system registered. */
-    static boolean forcedOnEveryProgram(LoaderPath.Mechanism m) {
+    public static boolean forcedOnEveryProgram(LoaderPath.Mechanism m) {
         return m == LoaderPath.Mechanism.LD_LIBRARY_PATH || m == LoaderPath.Mechanism.PRELOAD || m == LoaderPath.Mechanism.PATH;
     }
 
     /** A torch environment's own CUDA runtime against a runtime of another major on LD_LIBRARY_PATH. */
-    static List<Finding> environmentRuntimes(Host host, List<Path> environments) {
+    public static List<Finding> environmentRuntimes(Host host, List<Path> environments) {
         if (host.windows()) {
             return List.of();
         }
