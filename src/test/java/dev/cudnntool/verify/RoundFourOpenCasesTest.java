@@ -239,14 +239,19 @@ class RoundFourOpenCasesTest {
 
     static final String SITE = "/venv/lib/python3.12/site-packages";
 
-    @Test
-    void anUnreadableVenvCudnnFolderIsCudnnUnreadableNotNoneFound() throws Exception {
+    /** A toolkit without cuDNN and an active venv with cuDNN 9.5.1 whose {@code denied} path the user cannot open. */
+    private static Host venvDenying(String denied) throws Exception {
         FileSystem raw = TestHosts.unixFs();
         TestHosts.linuxToolkit(raw.getPath(TK), "12.6.0");
         TestHosts.write(raw.getPath("/venv/pyvenv.cfg"), "home = /usr/bin\n");
         cudnn9(raw.getPath(SITE + "/nvidia/cudnn/lib"), "9.5.1", true);
-        Host host = TestHosts.linux(DeniedFolders.wrap(raw, SITE + "/nvidia/cudnn/lib"),
+        return TestHosts.linux(DeniedFolders.wrap(raw, denied),
                 Map.of("CUDA_PATH", TK, "VIRTUAL_ENV", "/venv", "PATH", "/usr/bin", "USER", "me"), new FakeRunner());
+    }
+
+    @Test
+    void anUnreadableVenvCudnnFolderIsCudnnUnreadableNotNoneFound() throws Exception {
+        Host host = venvDenying(SITE + "/nvidia/cudnn/lib");
         JsonNode doc = Cli.run(host, "verify", "--no-probe", "--json").json();
         List<JsonNode> f = ids(doc, "cudnn.unreadable");
         assertEquals(1, f.size(), doc.get("findings").toString());
@@ -261,12 +266,7 @@ class RoundFourOpenCasesTest {
 
     @Test
     void anUnreadableLibraryBehindAReadableSonameLinkIsCudnnUnreadable() throws Exception {
-        FileSystem raw = TestHosts.unixFs();
-        TestHosts.linuxToolkit(raw.getPath(TK), "12.6.0");
-        TestHosts.write(raw.getPath("/venv/pyvenv.cfg"), "home = /usr/bin\n");
-        cudnn9(raw.getPath(SITE + "/nvidia/cudnn/lib"), "9.5.1", true);
-        Host host = TestHosts.linux(DeniedFolders.wrap(raw, SITE + "/nvidia/cudnn/lib/libcudnn.so.9.5.1"),
-                Map.of("CUDA_PATH", TK, "VIRTUAL_ENV", "/venv", "PATH", "/usr/bin", "USER", "me"), new FakeRunner());
+        Host host = venvDenying(SITE + "/nvidia/cudnn/lib/libcudnn.so.9.5.1");
         JsonNode doc = Cli.run(host, "verify", "--no-probe", "--json").json();
         List<JsonNode> f = ids(doc, "cudnn.unreadable");
         assertEquals(1, f.size(), doc.get("findings").toString());

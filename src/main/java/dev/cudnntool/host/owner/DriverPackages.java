@@ -2,8 +2,6 @@ package dev.cudnntool.host.owner;
 
 import dev.cudnntool.BoundedFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,17 +23,7 @@ public final class DriverPackages {
     /** The driver packages (names as dpkg spells them, without the architecture) listing any of {@code files}. */
     public static List<String> owning(Path dpkgRoot, List<String> files) {
         Set<String> out = new LinkedHashSet<>();
-        List<Path> lists = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dpkgRoot.resolve("info"), GLOB)) {
-            for (Path p : ds) {
-                if (lists.size() >= MAX_LISTS) {
-                    break;
-                }
-                lists.add(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            return List.of();
-        }
+        List<Path> lists = new ArrayList<>(PackageNames.records(dpkgRoot.resolve("info"), GLOB, MAX_LISTS)); // bounded, as dpkg's cuDNN lists
         lists.sort(null);
         for (Path list : lists) {
             String file = list.getFileName().toString();
