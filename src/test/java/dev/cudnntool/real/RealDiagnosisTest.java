@@ -18,7 +18,6 @@ import dev.cudnntool.testing.TestHosts;
 import dev.cudnntool.verify.ProbeCheck;
 import dev.cudnntool.verify.VerifyReport;
 import dev.cudnntool.verify.VerifyService;
-import java.io.File;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -178,8 +177,7 @@ class RealDiagnosisTest {
      */
     @Test
     void aLibraryTheUserCannotReadIsNamedWithTheUserAndChmod() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "only root can start the probe as another user");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no setpriv to run the probe as nobody");
+        assumeTrue(AsNobody.available(), "only root with setpriv can start the probe as nobody");
         Path open = Files.createDirectories(tmp.resolve("world"));
         tmp.toFile().setReadable(true, false);
         tmp.toFile().setExecutable(true, false);
@@ -190,25 +188,11 @@ class RealDiagnosisTest {
         Files.delete(graph); // a hard link to the shared original: restrict a copy, never the original
         Files.copy(RealCudnn.linux(9).resolve("libcudnn_graph.so.9"), graph);
         Files.setPosixFilePermissions(graph, PosixFilePermissions.fromString("rw-------"));
-        Path cp = Files.createDirectories(open.resolve("cp"));
-        StringBuilder classPath = new StringBuilder();
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path src = Path.of(e);
-            if (Files.isRegularFile(src)) {
-                Path copy = cp.resolve(classPath.length() + "-" + src.getFileName());
-                Files.copy(src, copy);
-                e = copy.toString();
-            }
-            classPath.append(classPath.length() == 0 ? "" : File.pathSeparator).append(e);
-        }
-        Path jnaTmp = Files.createDirectories(open.resolve("jna"));
-        for (Path p : List.of(open, tk, lib, tk.resolve("include"), cp, jnaTmp)) {
+        for (Path p : List.of(tk, lib, tk.resolve("include"))) {
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
-        List<String> java = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
-        List<String> current = ProbeRunner.currentJava();
-        java.addAll(current.subList(0, current.indexOf("-cp")));
-        java.addAll(List.of("-Djna.tmpdir=" + jnaTmp, "-Djava.io.tmpdir=" + jnaTmp, "-cp", classPath.toString()));
+        List<String> java = AsNobody.java(open);
+        Path jnaTmp = AsNobody.tmpdir(open);
         Map<String, String> env = Map.of("LD_LIBRARY_PATH", lib.toString(), "HOME", jnaTmp.toString(), "USER", "nobody");
         Host host = new Host(FileSystems.getDefault(), env, OsFamily.LINUX, Arch.X86_64, 64, new SystemProcessRunner(env));
         ProbeRunner asNobody = new ProbeRunner(new SystemProcessRunner(env), java);

@@ -2,14 +2,21 @@ package dev.cudnntool.real;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.testing.RealCudnn;
 import dev.cudnntool.testing.RealWheels;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,5 +95,42 @@ class RealRoundFourTest {
         JsonNode f = RealVerify.finding(doc, "cudnn.dev-link-mismatch");
         assertTrue(f.get("message").asText().contains("libcudnn.so -> libcudnn.so.8 (cuDNN 8, no longer there"), f.toString());
         assertTrue(f.get("fix").asText().contains("ln -sfn libcudnn.so.9 " + lib.resolve("libcudnn.so")), f.toString());
+    }
+
+    /**
+     * A6 for an ordinary user: a venv whose nvidia/cudnn/lib (real cuDNN 9.5.1) only root may enter,
+     * verified by the whole tool started as nobody. The jimfs twin is RoundFourOpenCasesTest's.
+     */
+    @Test
+    void aRealVenvCudnnFolderOnlyRootMayEnterIsUnreadableForNobody() throws Exception {
+        assumeTrue(AsNobody.available(), "only root with setpriv can run the tool as nobody");
+        tmp.toFile().setReadable(true, false);
+        tmp.toFile().setExecutable(true, false);
+        Path open = Files.createDirectories(tmp.resolve("world"));
+        Path venv = Files.createDirectories(open.resolve("venv"));
+        Files.writeString(venv.resolve("pyvenv.cfg"), "home = /usr/bin\n");
+        Path lib = venv.resolve("lib/python3.12/site-packages/nvidia/cudnn/lib");
+        RealCudnn.layOut(9, lib, venv.resolve("lib/python3.12/site-packages/nvidia/cudnn/include"));
+        Files.setPosixFilePermissions(lib, PosixFilePermissions.fromString("rwx------"));
+        Path empty = Files.createDirectories(open.resolve("empty"));
+        List<String> cmd = new ArrayList<>(AsNobody.java(open));
+        cmd.addAll(List.of("dev.cudnntool.cli.Main", "verify", "--json", "--no-probe", "--prefix", empty.toString()));
+        Path errFile = open.resolve("stderr.txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(Map.of("PATH", "/usr/bin:/bin", "VIRTUAL_ENV", venv.toString(), "USER", "nobody",
+                "HOME", AsNobody.tmpdir(open).toString()));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "verify as nobody did not end");
+        String err = Files.readString(errFile);
+        JsonNode doc = new ObjectMapper().readTree(out);
+        JsonNode f = RealVerify.finding(doc, "cudnn.unreadable");
+        assertEquals("error", f.get("severity").asText(), f.toString());
+        assertTrue(f.get("message").asText().startsWith(lib + " cannot be opened by the user nobody"), f + "\n" + err);
+        assertEquals("sudo chmod a+rx " + lib + " (or run as the user who owns it)", f.get("fix").asText());
+        assertEquals(1, doc.get("exitCode").asInt(), doc.get("findings").toString());
+        assertEquals(1, p.exitValue(), err);
     }
 }
