@@ -63,7 +63,7 @@ public class InstallCommand implements Callable<Integer> {
     boolean dryRun;
 
     @Option(names = "--force", description = {"Go on despite these errors, reported as warnings: platform.mismatch,",
-            "driver.too-old, driver.failed, toolkit.cuda-major-mismatch, cudnn.shadow,", "cudnn.zlibwapi-missing, install.package-owned, cudnn.gpu-unsupported."})
+            "driver.too-old, driver.failed, toolkit.cuda-major-mismatch, cudnn.shadow,", "cudnn.zlibwapi-missing, install.package-owned, cudnn.gpu-unsupported,", "driver.wsl-linux-driver."})
     boolean force;
 
     @Option(names = "--no-probe", description = "Do not load the installed library to prove it works.")

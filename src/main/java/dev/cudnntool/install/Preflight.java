@@ -20,6 +20,7 @@ import dev.cudnntool.host.DriverInfo;
 import dev.cudnntool.host.GpuSupport;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.loader.LibrarySearchCheck;
+import dev.cudnntool.host.owner.WslLinuxDriver;
 import dev.cudnntool.host.Platform;
 import dev.cudnntool.host.PlatformCheck;
 import dev.cudnntool.host.Toolkit;
@@ -40,7 +41,7 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
 
     public static final Set<FindingId> FORCIBLE = Set.of(FindingId.PLATFORM_MISMATCH, FindingId.DRIVER_TOO_OLD, FindingId.DRIVER_FAILED,
             FindingId.TOOLKIT_CUDA_MAJOR_MISMATCH, FindingId.CUDNN_SHADOW, FindingId.CUDNN_ZLIBWAPI_MISSING,
-            FindingId.INSTALL_PACKAGE_OWNED, FindingId.CUDNN_GPU_UNSUPPORTED);
+            FindingId.INSTALL_PACKAGE_OWNED, FindingId.CUDNN_GPU_UNSUPPORTED, FindingId.DRIVER_WSL_LINUX_DRIVER);
 
     /** The facts are verify's, gathered by {@link DiagnosisCollector#forInstall}; the judgement is install's. */
     public static Preflight run(Host host, ArchiveName archive, Path cudaPath, Path prefix, boolean force) {
@@ -57,6 +58,8 @@ public record Preflight(Platform platform, DriverInfo driver, Toolkit toolkit, L
         findings.addAll(platformFindings);
         boolean platformOk = platformFindings.stream().noneMatch(f -> f.is(FindingId.PLATFORM_MISMATCH));
         findings.addAll(driver.findings());
+        // A Linux driver inside WSL2 hides Windows' one: the cuDNN installed would not run, as with a driver too old.
+        findings.addAll(WslLinuxDriver.findings(host, platform));
         findings.addAll(GpuSupport.findings(host, driver.driver(), archive.version().toString(), archive.cudaVariant().major()));
         Toolkit toolkit = facts.toolkit();
         List<Toolkit> found = facts.toolkitsFound();

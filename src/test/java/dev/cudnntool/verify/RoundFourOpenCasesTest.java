@@ -203,7 +203,8 @@ class RoundFourOpenCasesTest {
             }
         }
         FakeRunner runner = new FakeRunner();
-        runner.on("nvidia-smi", NvidiaSmiOutputs.gpuWithCc("NVIDIA GeForce RTX 4090", "560.94", "8.9"));
+        runner.on("nvidia-smi", NvidiaSmiOutputs.R535.replace("535.104.05", "560.94").replace("CUDA Version: 12.2", "CUDA Version: 12.6"));
+        runner.on(NvidiaSmiOutputs.QUERY_CC, NvidiaSmiOutputs.gpuWithCc("NVIDIA GeForce RTX 4090", "560.94", "8.9"));
         return TestHosts.linux(fs, Map.of("CUDA_PATH", TK, "PATH", "/usr/bin", "WSL_DISTRO_NAME", "Ubuntu"), runner);
     }
 
@@ -235,6 +236,29 @@ class RoundFourOpenCasesTest {
         Host plain = wsl(true, false);
         Host notWsl = TestHosts.linux(plain.fs(), Map.of("CUDA_PATH", TK, "PATH", "/usr/bin"), new FakeRunner());
         assertTrue(ids(Cli.run(notWsl, "verify", "--no-probe", "--json").json(), "driver.wsl-linux-driver").isEmpty());
+    }
+
+    /** An install into WSL with a Linux driver inside stops before anything changes (exit 4); --force lets it go on, warned. */
+    @Test
+    void installChecksForALinuxDriverInsideWslBeforeAnythingChanges() throws Exception {
+        Host host = wsl(true, false);
+        Path downloads = Files.createDirectories(host.path("/home/me/Downloads"));
+        Path archive = ArchiveFixture.linux("9.5.1.17", "12").writeTo(downloads);
+        Cli.Run stopped = Cli.run(host, "install", "--archive", archive.toString(), "--dry-run", "--no-probe", "--json");
+        assertEquals(4, stopped.exit(), stopped.out() + stopped.err());
+        List<JsonNode> f = ids(stopped.json(), "driver.wsl-linux-driver");
+        assertEquals(1, f.size(), stopped.out());
+        assertEquals("error", f.get(0).get("severity").asText());
+        assertTrue(f.get(0).get("fix").asText().startsWith("remove the Linux driver packages (sudo apt remove --purge libnvidia-compute-550"),
+                f.toString());
+        Cli.Run forced = Cli.run(host, "install", "--archive", archive.toString(), "--dry-run", "--no-probe", "--force", "--json");
+        assertEquals(0, forced.exit(), forced.out() + forced.err());
+        assertEquals("warn", ids(forced.json(), "driver.wsl-linux-driver").get(0).get("severity").asText());
+        Host wslOnly = wsl(false, true);
+        Path again = ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createDirectories(wslOnly.path("/home/me/Downloads")));
+        Cli.Run healthy = Cli.run(wslOnly, "install", "--archive", again.toString(), "--dry-run", "--no-probe", "--json");
+        assertEquals(0, healthy.exit(), healthy.out() + healthy.err());
+        assertTrue(ids(healthy.json(), "driver.wsl-linux-driver").isEmpty(), healthy.out());
     }
 
     static final String SITE = "/venv/lib/python3.12/site-packages";

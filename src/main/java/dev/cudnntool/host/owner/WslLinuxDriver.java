@@ -1,4 +1,4 @@
-package dev.cudnntool.verify.machine;
+package dev.cudnntool.host.owner;
 
 import dev.cudnntool.Arch;
 import dev.cudnntool.Finding;
@@ -6,7 +6,6 @@ import dev.cudnntool.FindingId;
 import dev.cudnntool.Fix;
 import dev.cudnntool.host.Host;
 import dev.cudnntool.host.Platform;
-import dev.cudnntool.host.owner.DriverPackages;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
