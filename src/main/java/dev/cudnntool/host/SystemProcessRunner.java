@@ -1,9 +1,11 @@
 package dev.cudnntool.host;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.InvalidPathException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,15 +32,24 @@ public final class SystemProcessRunner implements ProcessRunner {
      * A program named without its folder would be looked up on PATH (and, on Windows, in the
      * current folder first): never done. Every caller names the program by its absolute path.
      */
-    private static String notAbsolute(List<String> command) {
-        return command.isEmpty() || !new File(command.get(0)).isAbsolute()
+    static String notAbsolute(List<String> command, FileSystem fs) {
+        return command.isEmpty() || !absolute(command.get(0), fs)
                 ? "refused to run " + (command.isEmpty() ? "nothing" : command.get(0)) + ": not an absolute path (programs are"
                 + " never looked up on PATH or in the current folder)" : null;
     }
 
+    /** By the rules of the file system the program is started on (the real one here: this runner starts real processes). */
+    private static boolean absolute(String program, FileSystem fs) {
+        try {
+            return fs.getPath(program).isAbsolute();
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
     @Override
     public ProcessResult run(List<String> command, Duration timeout) {
-        String refused = notAbsolute(command);
+        String refused = notAbsolute(command, FileSystems.getDefault());
         if (refused != null) {
             return ProcessResult.notStarted(refused);
         }
@@ -65,7 +76,7 @@ public final class SystemProcessRunner implements ProcessRunner {
 
     @Override
     public Started start(List<String> command) {
-        if (notAbsolute(command) != null) {
+        if (notAbsolute(command, FileSystems.getDefault()) != null) {
             return ProcessRunner.super.start(command); // nothing started; finishing it is refused by run
         }
         ProcessBuilder pb = new ProcessBuilder(command);

@@ -2,9 +2,12 @@ package dev.cudnntool.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cudnntool.testing.TestHosts;
+import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -76,5 +79,25 @@ class SystemProcessRunnerTest {
         assertTrue(r.startFailure().contains("not an absolute path"), r.startFailure());
         assertFalse(Files.exists(marker), "the fake on PATH never ran");
         assertFalse(new SystemProcessRunner().start(List.of("ldconfig")).finish("", Duration.ofSeconds(5)).started());
+    }
+
+    /** Absolute by the rules of the system the program starts on: a drive path is a name relative to the current folder on Linux. */
+    @Test
+    void aProgramMustBeNamedByAnAbsolutePathOfItsOwnSystem() throws Exception {
+        try (FileSystem unix = TestHosts.unixFs(); FileSystem windows = TestHosts.windowsFs()) {
+            assertNull(SystemProcessRunner.notAbsolute(List.of("/usr/bin/nvidia-smi", "-L"), unix));
+            assertNull(SystemProcessRunner.notAbsolute(List.of("C:\\Windows\\System32\\nvidia-smi.exe"), windows));
+            for (String relative : List.of("nvidia-smi", "./nvidia-smi", "bin/ldconfig")) {
+                assertTrue(SystemProcessRunner.notAbsolute(List.of(relative), unix).contains("not an absolute path"), relative);
+                assertTrue(SystemProcessRunner.notAbsolute(List.of(relative), windows).contains("not an absolute path"), relative);
+            }
+            assertTrue(SystemProcessRunner.notAbsolute(List.of("C:\\Windows\\System32\\nvidia-smi.exe"), unix)
+                    .contains("not an absolute path"));
+            assertTrue(SystemProcessRunner.notAbsolute(List.of("nvidia-smi.exe"), windows).contains("not an absolute path"));
+            assertTrue(SystemProcessRunner.notAbsolute(List.of("C:nvidia-smi.exe"), windows).contains("not an absolute path"),
+                    "a drive-relative path is relative to that drive's current folder");
+            assertTrue(SystemProcessRunner.notAbsolute(List.of("C:\\bad\u0000name.exe"), windows).contains("not an absolute path"));
+            assertTrue(SystemProcessRunner.notAbsolute(List.of(), unix).contains("refused to run nothing"));
+        }
     }
 }
