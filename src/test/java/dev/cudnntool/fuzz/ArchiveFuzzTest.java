@@ -1,7 +1,14 @@
 package dev.cudnntool.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.archive.ArchiveInspector;
+import dev.cudnntool.archive.ArchiveItem;
+import dev.cudnntool.archive.ArchiveReport;
+import dev.cudnntool.archive.format.EntryType;
 import dev.cudnntool.archive.name.ArchiveName;
 import dev.cudnntool.archive.name.WheelName;
 import dev.cudnntool.archive.wheel.WheelMetadata;
@@ -12,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.XZOutputStream;
@@ -30,7 +38,14 @@ class ArchiveFuzzTest {
     @FuzzTest
     void archiveName(FuzzedDataProvider data) {
         String name = data.consumeRemainingAsString();
-        Contract.holds(name.length(), () -> ArchiveName.parse(name));
+        // A name read once reads again from NVIDIA's spelling of it as the same release and platform (the format may
+        // differ: a renamed .tgz is the file's own, NVIDIA's spelling is .tar.xz), and that spelling is its own.
+        if (Contract.holds(name.length(), () -> ArchiveName.parse(name)) instanceof ArchiveName n) {
+            ArchiveName canonical = ArchiveName.parse(n.canonicalName());
+            assertEquals(List.of(n.version(), n.os(), n.arch(), n.cudaVariant(), n.canonicalName()),
+                    List.of(canonical.version(), canonical.os(), canonical.arch(), canonical.cudaVariant(), canonical.canonicalName()),
+                    name);
+        }
         Contract.holds(name.length(), () -> WheelName.parse(name));
     }
 
@@ -74,7 +89,19 @@ class ArchiveFuzzTest {
         Path file = dir.resolve(name);
         try {
             Files.write(file, bytes);
-            Contract.holds(bytes.length, () -> new ArchiveInspector().inspect(file, ArchiveName.parse(name), null));
+            Object read = Contract.holds(bytes.length, () -> new ArchiveInspector().inspect(file, ArchiveName.parse(name), null));
+            // An archive the inspection accepts names only plain relative paths: nothing it installs can land outside the target.
+            if (read instanceof ArchiveReport report && report.acceptable()) {
+                for (ArchiveItem e : report.entries()) {
+                    String rel = e.relPath();
+                    if (rel.isEmpty() && e.type() == EntryType.DIRECTORY) {
+                        continue; // the top folder itself
+                    }
+                    assertTrue(!rel.isEmpty() && !rel.startsWith("/") && !rel.contains("\\") && !rel.contains(":")
+                            && Arrays.stream(rel.split("/")).noneMatch(seg -> seg.isEmpty() || seg.equals(".") || seg.equals(".."))
+                            && rel.chars().noneMatch(c -> c < 0x20 || c == 0x7f), () -> "accepted entry " + e);
+                }
+            }
         } finally {
             Files.deleteIfExists(file);
             Files.deleteIfExists(dir);

@@ -1,5 +1,7 @@
 package dev.cudnntool.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.host.Host;
@@ -52,6 +54,9 @@ class LoaderFuzzTest {
                 LoaderPath.places(host, cache);
                 LoaderPath.find(host, cache, "libcudnn.so.9", List.of(), List.of());
                 for (LdSoCache.Entry e : cache.entries()) {
+                    // what the cache yields is a library file by an absolute path, as the loader would open it
+                    assertTrue(!e.name().isEmpty() && e.path().isAbsolute() && e.path().getParent() != null
+                            && e.path().getFileName() != null, () -> "cache entry " + e);
                     cache.hasFolder(host, e.path().getParent());
                 }
                 return cache;
@@ -73,7 +78,10 @@ class LoaderFuzzTest {
             Host host = TestHosts.linux(fs, Map.of("LD_LIBRARY_PATH", libraryPath), new FakeRunner());
             Contract.holds(conf.length() + included.length(), () -> {
                 LoaderPath.ldSoConf(host);
-                LoaderPath.places(host, LdSoCache.empty());
+                for (LoaderPath.Place p : LoaderPath.places(host, LdSoCache.empty())) {
+                    // only LD_LIBRARY_PATH may name a folder relative to the program's current folder
+                    assertTrue(p.mechanism() == LoaderPath.Mechanism.LD_LIBRARY_PATH || p.dir().isAbsolute(), () -> "place " + p);
+                }
                 return LoaderPath.find(host, LdSoCache.empty(), "libcudnn.so.9", List.of(), List.of());
             });
         }

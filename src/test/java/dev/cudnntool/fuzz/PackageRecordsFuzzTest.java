@@ -1,7 +1,11 @@
 package dev.cudnntool.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.host.Host;
+import dev.cudnntool.host.owner.Owner;
 import dev.cudnntool.host.owner.Owners;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.TestHosts;
@@ -33,7 +37,7 @@ class PackageRecordsFuzzTest {
             Files.writeString(lib, "\u007fELF");
             FuzzFiles.writeText(info.resolve("METADATA"), metadata, StandardCharsets.UTF_8);
             FuzzFiles.writeText(info.resolve("RECORD"), record, StandardCharsets.UTF_8);
-            owner(fs, lib, metadata.length() + record.length());
+            owner(fs, lib, metadata.length() + record.length(), Owner.Kind.PIP);
         }
     }
 
@@ -46,7 +50,7 @@ class PackageRecordsFuzzTest {
             Files.createDirectories(lib.getParent());
             Files.writeString(lib, "\u007fELF");
             Files.write(env.resolve("conda-meta/cudnn-9.5.1.17-h0.json"), data);
-            owner(fs, lib, data.length);
+            owner(fs, lib, data.length, Owner.Kind.CONDA);
         }
     }
 
@@ -61,7 +65,7 @@ class PackageRecordsFuzzTest {
             Files.createDirectories(fs.getPath("/var/lib/dpkg/info"));
             FuzzFiles.writeText(fs.getPath("/var/lib/dpkg/info/libcudnn9-cuda-12.list"), list, StandardCharsets.UTF_8);
             FuzzFiles.writeText(fs.getPath("/var/lib/dpkg/status"), status, StandardCharsets.UTF_8);
-            owner(fs, lib, list.length() + status.length());
+            owner(fs, lib, list.length() + status.length(), Owner.Kind.DPKG);
         }
     }
 
@@ -79,12 +83,20 @@ class PackageRecordsFuzzTest {
             Files.writeString(rpm, "\u007fELF");
             Files.setPosixFilePermissions(rpm, PosixFilePermissions.fromString("rwxr-xr-x"));
             Host host = TestHosts.linux(fs, Map.of(), new FakeRunner().on(lib.toString(), answer));
-            Contract.holds(data.length, () -> new Owners(host).of(lib));
+            claims(Contract.holds(data.length, () -> new Owners(host).of(lib)), Owner.Kind.RPM);
         }
     }
 
-    private static void owner(FileSystem fs, Path lib, long size) {
+    private static void owner(FileSystem fs, Path lib, long size, Owner.Kind only) {
         Host host = TestHosts.linux(fs, Map.of(), new FakeRunner());
-        Contract.holds(size, () -> new Owners(host).of(lib));
+        claims(Contract.holds(size, () -> new Owners(host).of(lib)), only);
+    }
+
+    /** Records of one kind can make a file that kind's or nobody's, never another's, and an owner has a name. */
+    private static void claims(Object answer, Owner.Kind only) {
+        if (answer instanceof Owner o) {
+            assertTrue(o.kind() == Owner.Kind.NONE || o.kind() == only && o.name() != null && !o.name().isEmpty(),
+                    () -> only + " records made the owner " + o);
+        }
     }
 }

@@ -1,8 +1,11 @@
 package dev.cudnntool.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cudnntool.OsFamily;
+import dev.cudnntool.target.InstallRecord;
 import dev.cudnntool.target.InstallTarget;
 import dev.cudnntool.target.StateReader;
 import dev.cudnntool.testing.TestHosts;
@@ -11,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The tool's own state, never trusted: an install record ({@code history/<id>/install.json}) and the
@@ -37,7 +41,30 @@ class StateFuzzTest {
             Files.write(root.resolve(".cudnn-tool/history/" + ID + "/install.json"), data);
             StateReader reader = new StateReader(InstallTarget.prefix(root, OsFamily.LINUX));
             Contract.holds(data.length, reader::scan);
-            Contract.holds(data.length, reader::records);
+            if (Contract.holds(data.length, reader::records) instanceof List<?> records) {
+                for (Object o : records) {
+                    accepted(root, (InstallRecord) o);
+                }
+            }
+        }
+    }
+
+    /**
+     * A record the reader accepts names only the target's files (never the tool's own folder) and keeps its
+     * backups in its own history folder: a rollback acting on it stays inside the target.
+     */
+    static void accepted(Path root, InstallRecord r) {
+        Path state = root.resolve(".cudnn-tool");
+        for (InstallRecord.InstalledFile f : r.installed()) {
+            Path p = root.resolve(f.path()).normalize();
+            assertTrue(p.startsWith(root) && !p.equals(root) && !p.startsWith(state), () -> "accepted installed path " + f.path());
+        }
+        Path backups = state.resolve("history/" + ID + "/backup");
+        for (InstallRecord.BackedUpFile b : r.backedUp()) {
+            Path original = root.resolve(b.original()).normalize();
+            Path backup = root.resolve(b.backup()).normalize();
+            assertTrue(original.startsWith(root) && !original.startsWith(state) && backup.startsWith(backups),
+                    () -> "accepted backup " + b.original() + " -> " + b.backup());
         }
     }
 
