@@ -1,5 +1,7 @@
 package dev.cudnntool;
 
+import java.util.function.IntPredicate;
+
 /** Text taken from outside (entry names, file content, arguments) made safe to print on one line. */
 public final class Text {
     private Text() {
@@ -19,22 +21,7 @@ public final class Text {
      * as \\uXXXX, so a value the user passed can never split an error into two lines or move the cursor.
      */
     public static String oneLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isISOControl(c)) {
-                if (b == null) {
-                    b = new StringBuilder(s.length() + 8).append(s, 0, i);
-                }
-                b.append(String.format("\\u%04x", (int) c));
-            } else if (b != null) {
-                b.append(c);
-            }
-        }
-        return b == null ? s : b.toString();
+        return escaped(s, Character::isISOControl);
     }
 
     /**
@@ -48,13 +35,18 @@ public final class Text {
 
     /** Every {@link #unsafeForTerminal} character of {@code s} written as \\uXXXX (newlines too). */
     public static String terminalSafe(String s) {
+        return escaped(s, Text::unsafeForTerminal);
+    }
+
+    /** {@code s} with every character {@code unsafe} accepts written as \\uXXXX; null is the empty text. */
+    private static String escaped(String s, IntPredicate unsafe) {
         if (s == null) {
             return "";
         }
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (unsafeForTerminal(c)) {
+            if (unsafe.test(c)) {
                 if (b == null) {
                     b = new StringBuilder(s.length() + 8).append(s, 0, i);
                 }
