@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpExchange;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
@@ -14,7 +13,6 @@ import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.TestHosts;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,24 +50,12 @@ class FetchManifestTest {
         bytes = Files.readAllBytes(ArchiveFixture.linux("9.5.1.17", "12").writeTo(Files.createDirectories(host.path("/fixture"))));
         sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         catalogue = Catalogue.of(List.of(CatalogueEntry.of(KNOWN, sha, null).withRedist(false)));
-        server = LocalHttpServer.start(this::handle);
+        server = LocalHttpServer.start(LocalHttpServer.serving(files, new CopyOnWriteArrayList<>()));
     }
 
     @AfterEach
     void stop() {
         server.close();
-    }
-
-    private void handle(HttpExchange x) throws IOException {
-        try (x) {
-            byte[] b = files.get(x.getRequestURI().getPath());
-            if (b == null) {
-                x.sendResponseHeaders(404, -1);
-                return;
-            }
-            x.sendResponseHeaders(200, b.length);
-            x.getResponseBody().write(b);
-        }
     }
 
     static String manifest(String label, String product, String platform, String relativePath, String sha, String size) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.cudnntool.archive.catalogue.Catalogue;
 import dev.cudnntool.archive.catalogue.CatalogueEntry;
 import dev.cudnntool.host.Host;
@@ -14,7 +13,6 @@ import dev.cudnntool.testing.Cli;
 import dev.cudnntool.testing.FakeRunner;
 import dev.cudnntool.testing.LocalHttpServer;
 import dev.cudnntool.testing.TestHosts;
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
@@ -63,8 +61,8 @@ class ReleasesRefreshTest {
         bytes = Files.readAllBytes(ArchiveFixture.linux("9.30.0.7", "12").writeTo(Files.createDirectories(fs.getPath("/fixture"))));
         sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         catalogue = Catalogue.of(List.of(CatalogueEntry.of(KNOWN, "a".repeat(64), 1000L).withRedist(true)));
-        server = LocalHttpServer.start(x -> handle(x, files, asked));
-        other = LocalHttpServer.start(x -> handle(x, files, otherAsked));
+        server = LocalHttpServer.start(LocalHttpServer.serving(files, asked));
+        other = LocalHttpServer.start(LocalHttpServer.serving(files, otherAsked));
         Files.createDirectories(fs.getPath("/home/me"));
     }
 
@@ -72,19 +70,6 @@ class ReleasesRefreshTest {
     void stop() {
         server.close();
         other.close();
-    }
-
-    private static void handle(HttpExchange x, Map<String, byte[]> files, List<String> log) throws IOException {
-        try (x) {
-            log.add(x.getRequestURI().getPath());
-            byte[] b = files.get(x.getRequestURI().getPath());
-            if (b == null) {
-                x.sendResponseHeaders(404, -1);
-                return;
-            }
-            x.sendResponseHeaders(200, b.length);
-            x.getResponseBody().write(b);
-        }
     }
 
     private Host host(Map<String, String> more) {

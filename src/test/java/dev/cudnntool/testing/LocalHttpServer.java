@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -25,6 +27,25 @@ public final class LocalHttpServer implements AutoCloseable {
         server.createContext("/", handler);
         server.start();
         return new LocalHttpServer(server, pool);
+    }
+
+    /**
+     * Serves {@code files} by request path (read at each request, so a test may change the map), 404 for
+     * any other path; every path asked for is added to {@code log}.
+     */
+    public static HttpHandler serving(Map<String, byte[]> files, List<String> log) {
+        return x -> {
+            try (x) {
+                log.add(x.getRequestURI().getPath());
+                byte[] b = files.get(x.getRequestURI().getPath());
+                if (b == null) {
+                    x.sendResponseHeaders(404, -1);
+                    return;
+                }
+                x.sendResponseHeaders(200, b.length);
+                x.getResponseBody().write(b);
+            }
+        };
     }
 
     public int port() {
